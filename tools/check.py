@@ -83,8 +83,10 @@ def wheel():
         r = sh(f'{sys.executable} -m venv {venv} && {venv}/bin/python -m pip install -q {os.environ.get("GRIDPE_TORCH", torch_pair)} '
                f'&& {venv}/bin/python -m pip install -q {whl[0]}', env=env)
         record('wheel installs into a fresh venv', r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:])
-        code = ('import gridpe, gridpe.theory, gridpe.simplex; from gridpe.simplex import simplex_wave_vectors, random_rotation; '
-                'assert simplex_wave_vectors(2).shape == (3, 2); assert "site-packages" in gridpe.__file__; print(gridpe.__version__)')
+        code = ('import gridpe, gridpe.theory; from gridpe.simplex import simplex_wave_vectors, random_rotation; '
+                'from gridpe.rope import make_pe, apply_rope, grid_positions; from gridpe.attention import Attention; '
+                'assert simplex_wave_vectors(2).shape == (3, 2); assert make_pe("gridpe", 64, 6, 2)(grid_positions(14, 14)).shape == (1, 6, 196, 32); '
+                'assert "site-packages" in gridpe.__file__; print(gridpe.__version__)')
         r = subprocess.run([f'{venv}/bin/python', '-c', code], cwd=tmp, text=True, capture_output=True)
         record('gridpe imports from the installed wheel', r.returncode == 0, r.stdout + r.stderr)
 
