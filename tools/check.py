@@ -86,6 +86,8 @@ def wheel():
         code = ('import gridpe, gridpe.theory; from gridpe.simplex import simplex_wave_vectors, random_rotation; '
                 'from gridpe.rope import make_pe, apply_rope, grid_positions; from gridpe.attention import Attention; '
                 'assert simplex_wave_vectors(2).shape == (3, 2); assert make_pe("gridpe", 64, 6, 2)(grid_positions(14, 14)).shape == (1, 6, 196, 32); '
+                'from gridpe.data import fashion_mnist_small, furniture_points; '
+                'assert len(fashion_mnist_small()["train"]) == 5000 and furniture_points()["train"].c == 10; '
                 'assert "site-packages" in gridpe.__file__; print(gridpe.__version__)')
         r = subprocess.run([f'{venv}/bin/python', '-c', code], cwd=tmp, text=True, capture_output=True)
         record('gridpe imports from the installed wheel', r.returncode == 0, r.stdout + r.stderr)
