@@ -19,7 +19,7 @@ def render(nb):
         if c['cell_type'] == 'markdown': out.append(src.strip()); continue
         if c['cell_type'] != 'code' or any(d.split()[:1] == ['hide'] for d in directives(src)): continue
         code = '\n'.join(l for l in src.splitlines() if not l.startswith('#|')).strip()
-        if code: out.append(f'```python\n{code}\n```')
+        if code and 'echo: false' not in directives(src): out.append(f'```python\n{code}\n```')
         for o in c.get('outputs', []):
             text = ''.join(o.get('text', '')) if o['output_type'] == 'stream' else ''.join(o.get('data', {}).get('text/plain', ''))
             if 'text/markdown' in o.get('data', {}): out.append(''.join(o['data']['text/markdown']).strip())

@@ -1,0 +1,50 @@
+#!/usr/bin/env python
+"""Throughput on a GPU: the image DataLoader alone, a training step on a batch already on the GPU (no data), and full
+fastai training epochs with the data (bf16). A training epoch slower than the model alone would run means the data stalls.
+
+Usage: python tools/gpu_bench.py --data FASHION_MNIST_IDX_DIR --out results.json [--size 32] [--bs 512]
+"""
+import argparse, json, time
+import torch
+from fastai.callback.core import Callback
+from gridpe.data import fashion_mnist, image_dls
+from gridpe.learner import vit_learner
+
+class TrainTimer(Callback):
+    "Seconds and samples of each training phase (validation excluded)."
+    def before_train(self): torch.cuda.synchronize(); self.t0, self.n = time.perf_counter(), 0
+    def after_batch(self):
+        if self.training: self.n += len(self.yb[0])
+    def after_train(self):
+        torch.cuda.synchronize(); self.rates = getattr(self, 'rates', []) + [self.n / (time.perf_counter() - self.t0)]
+
+def timeit(f, n):
+    f(); torch.cuda.synchronize(); t = time.perf_counter()
+    for _ in range(n): f()
+    torch.cuda.synchronize(); return (time.perf_counter() - t) / n
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser(); ap.add_argument('--data'); ap.add_argument('--out'); ap.add_argument('--size', type=int, default=32)
+    ap.add_argument('--bs', type=int, default=512); ap.add_argument('--arch', default='vit_tiny'); a = ap.parse_args()
+    res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, size=a.size, bs=a.bs, arch=a.arch)
+    dls = image_dls(fashion_mnist(a.data), a.size, bs=a.bs, device='cuda')
+    it = iter(dls.train); next(it)
+    def batches(n=20):
+        for _ in range(n): b = next(it)
+        torch.cuda.synchronize()
+    res['dataloader_img_per_s'] = 20 * a.bs / timeit(lambda: batches(20), 2) if len(dls.train) > 70 else None
+    for pe in ('gridpe', 'ape'):
+        learn = vit_learner(dls, pe, arch=a.arch, patch_size=4, lr=1e-3, cbs=[TrainTimer()])
+        xb, yb = dls.one_batch()
+        opt = torch.optim.AdamW(learn.model.parameters(), 1e-3)
+        def step():
+            with torch.autocast('cuda', dtype=torch.bfloat16): loss = learn.loss_func(learn.model(xb), yb)
+            loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+        learn.model.cuda().train()
+        res[f'{pe}_model_only_img_per_s'] = a.bs / timeit(step, 30)
+        with learn.no_bar(), learn.no_logging(): learn.fit(3, 1e-3)
+        timer = [c for c in learn.cbs if isinstance(c, TrainTimer)][0]
+        res[f'{pe}_fit_img_per_s_epochs'] = timer.rates
+        res[f'{pe}_fit_vs_model_only'] = max(timer.rates[1:]) / res[f'{pe}_model_only_img_per_s']
+    print(json.dumps(res, indent=1))
+    if a.out: open(a.out, 'w').write(json.dumps(res, indent=1))
