@@ -6,12 +6,14 @@ Docs: https://gridpe.github.io/gridpe/compare.html.md"""
 
 # %% ../nbs/08_compare.ipynb #5ae172a3
 from __future__ import annotations
-import argparse, json, math, os, sys, time
+import argparse, contextlib, json, math, multiprocessing, os, shutil, sys, time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 import pandas as pd
 import torch
 import matplotlib
 from fastai.torch_core import set_seed
+from fastai.callback.progress import CSVLogger
 from .rope import PE_KINDS
 from .data import (fashion_mnist_small, furniture_points, fashion_mnist, image_folder, imagenet100, modelnet_h5, modelnet_txt,
                          image_dls, point_dls, IMAGENET100_CLASSES)
@@ -20,8 +22,8 @@ from .pct import PCT_ARCHS
 from .learner import vit_learner, pct_learner, fit_recipe, evaluate_sizes, plot_sizes
 
 # %% auto #0
-__all__ = ['image_config', 'points_config', 'load_data', 'CompareError', 'check_config', 'run_one', 'summary', 'compare',
-           'parse_args', 'main']
+__all__ = ['image_config', 'points_config', 'load_data', 'CompareError', 'check_config', 'done_runs', 'run_one', 'summary',
+           'compare', 'run_parallel', 'parse_args', 'config_from_args', 'main']
 
 # %% ../nbs/08_compare.ipynb #93e6badb
 def image_config(paper:bool=False)->dict:
@@ -82,17 +84,28 @@ def check_config(cfg:dict, data:dict):
 # %% ../nbs/08_compare.ipynb #392d6f8c
 def _rank(): return int(os.environ.get('RANK', 0)), int(os.environ.get('WORLD_SIZE', 1))
 
-def run_one(cfg:dict, data:dict, pe:str, seed:int, device=None)->pd.DataFrame:
+def done_runs(csv:Path)->set:
+    "The (kind, seed) pairs a results.csv already holds."
+    return set(map(tuple, pd.read_csv(csv)[['pe', 'seed']].drop_duplicates().values.tolist())) if csv.exists() else set()
+
+def run_one(cfg:dict, # settings (image_config / points_config, with overrides)
+            data:dict, # the dataset (load_data)
+            pe:str, # positional embedding kind
+            seed:int, # random seed
+            device=None, # where to train; the GPU when there is one
+            history:Path|None=None, # CSV file for the per-epoch losses and metrics (fastai's CSVLogger)
+           )->pd.DataFrame:
     "Train one positional embedding with one seed and evaluate it at every size: rows (size, top1, top5, loss)."
     set_seed(seed)
     rank, world = _rank()
     if world > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
+    cbs = [CSVLogger(Path(history).absolute())] if history and rank == 0 else []
     if cfg['task'] == 'image':
         dls = image_dls(data, cfg['size'], cfg['eval_sizes'], cfg['bs'], device=device)
-        learn = vit_learner(dls, pe, arch=cfg['arch'], heads=cfg['heads'], patch_size=cfg['patch_size'], lr=cfg.get('lr'), fp16=cfg.get('amp'))
+        learn = vit_learner(dls, pe, arch=cfg['arch'], heads=cfg['heads'], patch_size=cfg['patch_size'], lr=cfg.get('lr'), fp16=cfg.get('amp'), cbs=cbs)
     else:
         dls = point_dls(data, cfg['size'], cfg['eval_sizes'], cfg['bs'], device=device)
-        learn = pct_learner(dls, pe, arch=cfg['arch'], lr=cfg.get('lr'), fp16=cfg.get('amp'))
+        learn = pct_learner(dls, pe, arch=cfg['arch'], lr=cfg.get('lr'), fp16=cfg.get('amp'), cbs=cbs)
     if world == 1:
         fit_recipe(learn, cfg['epochs'])
         return evaluate_sizes(learn)
@@ -115,22 +128,25 @@ def compare(cfg:dict, # settings (image_config / points_config, with overrides)
             out:str|Path='gridpe-runs', # output folder: results.csv, results.png, config.json
             device=None, # 'cpu', 'cuda', …; the GPU when there is one
             verbose:bool=True, # print progress and the table
+            jobs:int=1, # (kind, seed) runs trained at once, each in its own process (run_parallel)
            )->pd.DataFrame:
     "Train and evaluate every (positional embedding, seed) of `cfg`, writing results as they finish; returns the table."
-    rank, _ = _rank()
+    rank, world = _rank()
     ds = load_data(cfg['task'], data, cfg)
     check_config(cfg, ds)
+    if jobs > 1 and world > 1: raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
     csv = out/'results.csv'
     if rank == 0: (out/'config.json').write_text(json.dumps({**cfg, 'data': data or 'embedded', 'device': str(device)}, indent=1))
-    done = set(map(tuple, pd.read_csv(csv)[['pe', 'seed']].drop_duplicates().values.tolist())) if csv.exists() else set()
+    if jobs > 1: run_parallel(cfg, data, out, device, jobs)
+    done = done_runs(csv)
     for pe in cfg['pe']:
         for seed in cfg['seeds']:
             if (pe, seed) in done:
                 if verbose and rank == 0: print(f"{pe} seed {seed}: done already, skipped")
                 continue
             t0 = time.time()
-            df = run_one(cfg, ds, pe, seed, device)
+            df = run_one(cfg, ds, pe, seed, device, history=out/f'history_{pe}_seed{seed}.csv')
             if rank: continue
             rows = df.melt(id_vars='size', value_vars=['top1', 'top5'], var_name='metric').assign(pe=pe, seed=seed)[['pe', 'seed', 'size', 'metric', 'value']]
             rows.to_csv(csv, mode='a', header=not csv.exists(), index=False)
@@ -143,6 +159,32 @@ def compare(cfg:dict, # settings (image_config / points_config, with overrides)
     ax.set_title(f"gridpe-compare {cfg['task']}: trained at {cfg['size']}"); ax.figure.savefig(out/'results.png', dpi=120, bbox_inches='tight')
     if verbose: print(f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg['size']}):\n{table.to_string()}\n\nwrote {csv}, {out/'results.png'}, {out/'config.json'}")
     return table
+
+# %% ../nbs/08_compare.ipynb #b8f91aa2
+def _run_part(cfg:dict, data:str|None, out:Path, device)->Path:
+    "One (kind, seed) of a `--jobs` run, in its own process; its output goes to out/log.txt."
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out/'log.txt', 'w') as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f): compare(cfg, data, out, device)
+    return out
+
+def run_parallel(cfg:dict, # settings (image_config / points_config, with overrides)
+                 data:str|None, # dataset folder; the embedded data when None
+                 out:Path, # the job's output folder; each run works in out/parts/<kind>_seed<seed>
+                 device=None, # where every run trains
+                 jobs:int=2, # runs at once
+                ):
+    "Train the pending (kind, seed) pairs as up to `jobs` processes at once, then merge their results and histories into `out`."
+    csv = out/'results.csv'
+    done = done_runs(csv)
+    todo = [(pe, s) for pe in cfg['pe'] for s in cfg['seeds'] if (pe, s) not in done]
+    from gridpe.compare import _run_part as part                    # the module's function, so the worker processes can import it
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context('spawn')) as ex:
+        parts = list(ex.map(part, [{**cfg, 'pe': [pe], 'seeds': [s]} for pe, s in todo], [data] * len(todo),
+                            [out/'parts'/f'{pe}_seed{s}' for pe, s in todo], [device] * len(todo)))
+    for p in parts:
+        pd.read_csv(p/'results.csv').to_csv(csv, mode='a', header=not csv.exists(), index=False)
+        for h in p.glob('history_*.csv'): shutil.copy(h, out/h.name)
+
 
 # %% ../nbs/08_compare.ipynb #47cfd5e9
 def parse_args(argv=None):
@@ -157,18 +199,25 @@ def parse_args(argv=None):
     p.add_argument('--seeds', type=int, nargs='+', help='seeds, e.g. 0 1 2'); p.add_argument('--bs', type=int, help='batch size (per process)')
     p.add_argument('--heads', type=int, help='ViT attention heads'); p.add_argument('--patch-size', type=int, help='ViT patch size')
     p.add_argument('--device', help='cpu, cuda, cuda:1 …'); p.add_argument('--out', default='gridpe-runs', help='output folder')
+    p.add_argument('--jobs', type=int, default=1, help='(kind, seed) runs trained at once, each in its own process (they share the device)')
     p.add_argument('--no-amp', dest='amp', action='store_const', const=False, help='train in float32 on the GPU (no mixed precision)')
     p.add_argument('--paper', action='store_true', help="the paper's protocol (ViT-S 224 px, 150 epochs; PCT 512 points, 100 epochs)")
     return p.parse_args(argv)
 
+def config_from_args(a:argparse.Namespace)->dict:
+    "The run's settings: the protocol's, overridden by the flags given; a raised default lr stays with its own arch."
+    cfg = (image_config if a.task == 'image' else points_config)(a.paper)
+    if a.arch is not None and a.arch != cfg['arch'] and a.lr is None: cfg.pop('lr', None)   # another model: its recipe's rate
+    for k in ('arch', 'epochs', 'size', 'eval_sizes', 'pe', 'seeds', 'bs', 'heads', 'patch_size', 'lr', 'amp'):
+        if getattr(a, k) is not None: cfg[k] = getattr(a, k)
+    return cfg
+
 def main(argv=None):
     "Entry point of `gridpe-compare`."
     a = parse_args(argv)
-    cfg = (image_config if a.task == 'image' else points_config)(a.paper)
-    for k in ('arch', 'epochs', 'size', 'eval_sizes', 'pe', 'seeds', 'bs', 'heads', 'patch_size', 'lr', 'amp'):
-        if getattr(a, k) is not None: cfg[k] = getattr(a, k)
+    cfg = config_from_args(a)
     if os.environ.get('MPLBACKEND') is None: matplotlib.use('Agg')
-    try: compare(cfg, a.data, a.out, a.device)
+    try: compare(cfg, a.data, a.out, a.device, jobs=a.jobs)
     except (CompareError, ValueError, FileNotFoundError) as e:
         print(f"gridpe-compare: error: {e}", file=sys.stderr); sys.exit(2)
 

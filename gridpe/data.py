@@ -379,9 +379,10 @@ def show_image_batch(x:torch.Tensor, # normalised images: B, C, H, W
 def farthest_point_sample(xyz:torch.Tensor, # points: B, P, 3
                           n:int, # points to keep
                          )->torch.Tensor:
-    "Indices (B, n) of farthest-point samples, starting from point 0, batched on xyz's device."
+    "Indices (B, n) of farthest-point samples, starting from point 0, batched on xyz's device (all points, in order, when n = P)."
     B, P, _ = xyz.shape
     if n > P: raise ValueError(f"cannot sample {n} points from shapes of {P}")
+    if n == P: return torch.arange(P, device=xyz.device).expand(B, P)               # the whole set: no loop needed
     idx = torch.zeros(B, n, dtype=torch.long, device=xyz.device)
     dist = torch.full((B, P), float('inf'), device=xyz.device)
     far, ar = torch.zeros(B, dtype=torch.long, device=xyz.device), torch.arange(B, device=xyz.device)

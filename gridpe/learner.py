@@ -15,6 +15,7 @@ from torch import nn
 from fastai.learner import Learner
 from fastai.callback.core import Callback
 from fastai.callback.tracker import TrackerCallback
+from fastai.callback.progress import CSVLogger
 from fastai.optimizer import Adam, SGD
 from fastai.losses import LabelSmoothingCrossEntropyFlat
 from fastai.metrics import accuracy, top_k_accuracy
@@ -99,8 +100,9 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
     "Top-1, top-5 accuracy and loss at each evaluation size."
     sizes = list(learn.dls.eval) if sizes is None else sizes
     if missing := [s for s in sizes if s not in learn.dls.eval]: raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
-    rows, trackers = [], [c for c in learn.cbs if isinstance(c, TrackerCallback)]   # not a training epoch: no checkpoints
-    with learn.removed_cbs(trackers), learn.no_bar():
+    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch: no checkpoint, no log line
+    rows = []
+    with learn.removed_cbs(fit_cbs), learn.no_bar():
         for s in sizes:
             loss, top1, top5 = learn.validate(dl=learn.dls.eval[s])
             rows.append(dict(size=s, top1=float(top1), top5=float(top5), loss=float(loss)))
