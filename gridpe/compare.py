@@ -138,12 +138,13 @@ def compare(cfg:dict, # settings (image_config / points_config, with overrides)
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
     csv = out/'results.csv'
     if rank == 0: (out/'config.json').write_text(json.dumps({**cfg, 'data': data or 'embedded', 'device': str(device)}, indent=1))
+    prior = done_runs(csv)
     if jobs > 1: run_parallel(cfg, data, out, device, jobs)
     done = done_runs(csv)
     for pe in cfg['pe']:
         for seed in cfg['seeds']:
             if (pe, seed) in done:
-                if verbose and rank == 0: print(f"{pe} seed {seed}: done already, skipped")
+                if verbose and rank == 0: print(f"{pe} seed {seed}: " + ("done already, skipped" if (pe, seed) in prior else f"trained in its own process (log: {out/'parts'/f'{pe}_seed{seed}'/'log.txt'})"))
                 continue
             t0 = time.time()
             df = run_one(cfg, ds, pe, seed, device, history=out/f'history_{pe}_seed{seed}.csv')
