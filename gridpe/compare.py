@@ -200,7 +200,7 @@ def parse_args(argv=None):
     p.add_argument('--seeds', type=int, nargs='+', help='seeds, e.g. 0 1 2'); p.add_argument('--bs', type=int, help='batch size (per process)')
     p.add_argument('--heads', type=int, help='ViT attention heads'); p.add_argument('--patch-size', type=int, help='ViT patch size')
     p.add_argument('--device', help='cpu, cuda, cuda:1 …'); p.add_argument('--out', default='gridpe-runs', help='output folder')
-    p.add_argument('--jobs', type=int, default=1, help='(kind, seed) runs trained at once, each in its own process (they share the device)')
+    p.add_argument('--jobs', type=int, default=1, help='(kind, seed) runs trained at once, each in its own process sharing the device: for a GPU (on a few CPU cores it is slower)')
     p.add_argument('--no-amp', dest='amp', action='store_const', const=False, help='train in float32 on the GPU (no mixed precision)')
     p.add_argument('--paper', action='store_true', help="the paper's protocol (ViT-S 224 px, 150 epochs; PCT 512 points, 100 epochs)")
     return p.parse_args(argv)
