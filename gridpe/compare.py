@@ -138,13 +138,13 @@ def compare(cfg:dict, # settings (image_config / points_config, with overrides)
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
     csv = out/'results.csv'
     if rank == 0: (out/'config.json').write_text(json.dumps({**cfg, 'data': data or 'embedded', 'device': str(device)}, indent=1))
-    prior = done_runs(csv)
-    if jobs > 1: run_parallel(cfg, data, out, device, jobs)
     done = done_runs(csv)
+    fresh = run_parallel(cfg, data, out, device, jobs, done) if jobs > 1 else set()
+    done |= fresh
     for pe in cfg['pe']:
         for seed in cfg['seeds']:
             if (pe, seed) in done:
-                if verbose and rank == 0: print(f"{pe} seed {seed}: " + ("done already, skipped" if (pe, seed) in prior else f"trained in its own process (log: {out/'parts'/f'{pe}_seed{seed}'/'log.txt'})"))
+                if verbose and rank == 0: print(f"{pe} seed {seed}: " + (f"trained in its own process (log: {_part_dir(out, pe, seed)/'log.txt'})" if (pe, seed) in fresh else "done already, skipped"))
                 continue
             t0 = time.time()
             df = run_one(cfg, ds, pe, seed, device, history=out/f'history_{pe}_seed{seed}.csv')
@@ -162,6 +162,8 @@ def compare(cfg:dict, # settings (image_config / points_config, with overrides)
     return table
 
 # %% ../nbs/08_compare.ipynb #b8f91aa2
+def _part_dir(out:Path, pe:str, seed:int)->Path: return out/'parts'/f'{pe}_seed{seed}'
+
 def _run_part(cfg:dict, data:str|None, out:Path, device)->Path:
     "One (kind, seed) of a `--jobs` run, in its own process; its output goes to out/log.txt."
     out.mkdir(parents=True, exist_ok=True)
@@ -173,18 +175,20 @@ def run_parallel(cfg:dict, # settings (image_config / points_config, with overri
                  out:Path, # the job's output folder; each run works in out/parts/<kind>_seed<seed>
                  device=None, # where every run trains
                  jobs:int=2, # runs at once
-                ):
-    "Train the pending (kind, seed) pairs as up to `jobs` processes at once, then merge their results and histories into `out`."
+                 done:set|None=None, # (kind, seed) pairs out/results.csv holds; read from it when None
+                )->set:
+    "Train the pending (kind, seed) pairs as up to `jobs` processes at once, then merge their results and histories into `out`; returns the pairs trained."
     csv = out/'results.csv'
-    done = done_runs(csv)
+    done = done_runs(csv) if done is None else done
     todo = [(pe, s) for pe in cfg['pe'] for s in cfg['seeds'] if (pe, s) not in done]
     from gridpe.compare import _run_part as part                    # the module's function, so the worker processes can import it
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context('spawn')) as ex:
         parts = list(ex.map(part, [{**cfg, 'pe': [pe], 'seeds': [s]} for pe, s in todo], [data] * len(todo),
-                            [out/'parts'/f'{pe}_seed{s}' for pe, s in todo], [device] * len(todo)))
+                            [_part_dir(out, pe, s) for pe, s in todo], [device] * len(todo)))
     for p in parts:
         pd.read_csv(p/'results.csv').to_csv(csv, mode='a', header=not csv.exists(), index=False)
         for h in p.glob('history_*.csv'): shutil.copy(h, out/h.name)
+    return set(todo)
 
 
 # %% ../nbs/08_compare.ipynb #47cfd5e9
