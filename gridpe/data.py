@@ -18,7 +18,7 @@ from PIL import Image
 from fastai.data.load import DataLoader
 from fastai.data.core import DataLoaders
 from fastai.torch_core import TensorImage, TensorCategory
-from .theory import check_int
+from .checks import check_int
 
 # %% auto #0
 __all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR', 'ArraySet', 'find_split', 'folder_items',

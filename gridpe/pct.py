@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
-from .theory import check_int
+from .checks import check_int
 from .rope import make_pe, PE_KINDS
 from .attention import rope_qk
 from .data import farthest_point_sample, gather_points

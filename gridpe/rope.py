@@ -10,7 +10,7 @@ import math
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
-from .theory import check_int, rel_kernel
+from .checks import check_int
 from .simplex import grid_frequencies, random_rotation, check_ratio
 
 # %% auto #0

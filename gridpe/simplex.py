@@ -9,7 +9,7 @@ from __future__ import annotations
 import math, warnings
 import torch
 from torch import Tensor
-from .theory import check_int
+from .checks import check_int
 
 # %% auto #0
 __all__ = ['n_directions', 'simplex_wave_vectors', 'random_rotation', 'GridPEWarning', 'check_ratio', 'scale_frequencies',

@@ -6,21 +6,14 @@ Docs: https://gridpe.github.io/gridpe/theory.html.md"""
 
 # %% ../nbs/00_theory.ipynb #386ea259
 from __future__ import annotations
-import math, numbers
+import math
 import sympy as sp
 import torch
 from torch import Tensor
+from .checks import check_int
 
 # %% auto #0
-__all__ = ['check_int', 'centred_basis', 'plane_basis', 'sym_wave_vectors', 'simplex_gram', 'economy_ratio', 'max_base',
-           'rel_kernel']
-
-# %% ../nbs/00_theory.ipynb #20f00840
-def check_int(v, name:str, lo:int=1)->int:
-    "Return `v` as an int if it is an integer (not a bool) ≥ `lo`, else raise a ValueError saying what is allowed."
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
-    return int(v)
+__all__ = ['centred_basis', 'plane_basis', 'sym_wave_vectors', 'simplex_gram', 'economy_ratio', 'max_base', 'rel_kernel']
 
 # %% ../nbs/00_theory.ipynb #0f83e0ec
 def centred_basis(n:int, # spatial dimensions

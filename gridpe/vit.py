@@ -8,7 +8,7 @@ Docs: https://gridpe.github.io/gridpe/vit.html.md"""
 from __future__ import annotations
 import torch
 from torch import nn, Tensor
-from .theory import check_int
+from .checks import check_int
 from .rope import make_pe, grid_positions, PE_KINDS
 from .attention import Attention
 
