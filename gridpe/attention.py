@@ -7,10 +7,12 @@ Docs: https://gridpe.github.io/gridpe/attention.html.md"""
 # %% ../nbs/03_attention.ipynb #2a2f209f
 from __future__ import annotations
 from contextlib import contextmanager
+import pandas as pd
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
-from .rope import apply_rope, rotate_pairs, check_theta
+from .rope import RotaryTable, rotate_pairs, check_theta
+from .fused import rope_qkv
 
 # %% auto #0
 __all__ = ['rope_qk', 'Attention', 'attention_distance', 'attention_entropy', 'AttentionRecorder', 'record_attention']
@@ -18,15 +20,14 @@ __all__ = ['rope_qk', 'Attention', 'attention_distance', 'attention_entropy', 'A
 # %% ../nbs/03_attention.ipynb #fff7f116
 def rope_qk(q:Tensor, # queries: B, H, N, D
             k:Tensor, # keys: B, H, N, D
-            theta:Tensor|None, # angles for the N - n_prefix spatial tokens: (B or 1, H, N - n_prefix, P), or None
+            table:RotaryTable|Tensor|None, # rotary table of the N - n_prefix spatial tokens, or their angles (B or 1, H, N - n_prefix, P), or None
             n_prefix:int=0, # leading tokens (CLS) left unrotated
            )->tuple[Tensor, Tensor]:
-    "Rotate q and k of the tokens after the first `n_prefix` by `theta` (cos and sin computed once for both)."
-    if theta is None: return q, k
-    check_theta(q[:, :, n_prefix:], theta)
-    th = theta.to(torch.promote_types(q.dtype, torch.float32))
-    c, s = th.cos(), th.sin()
-    rot = lambda t: rotate_pairs(t, c, s) if n_prefix == 0 else torch.cat([t[:, :, :n_prefix], rotate_pairs(t[:, :, n_prefix:], c, s)], 2)
+    "Rotate q and k of the tokens after the first `n_prefix` by a rotary table (or angles, whose table is computed once for both)."
+    if table is None: return q, k
+    c, s = table if isinstance(table, RotaryTable) else RotaryTable.from_angles(table)
+    check_theta(q[:, :, n_prefix:], c)
+    rot = lambda t: torch.cat([t[:, :, :n_prefix], rotate_pairs(t[:, :, n_prefix:], c, s)], 2)
     return rot(q), rot(k)
 
 # %% ../nbs/03_attention.ipynb #f556ea34
@@ -45,12 +46,16 @@ class Attention(nn.Module):
         self.recorder = None                                       # set by `record_attention`
 
     def forward(self, x:Tensor, # tokens: B, N, C
-                theta:Tensor|None=None, # rotary angles of the spatial tokens, or None
+                table:RotaryTable|Tensor|None=None, # rotary table of the N - n_prefix spatial tokens (`PosEmbed.encode`), or their angles, or None
                 n_prefix:int=0, # leading tokens left unrotated
                )->Tensor:
+        "Attention of the tokens, q and k of the spatial tokens rotated by `table`: (B, N, C)."
         B, N, C = x.shape
-        q, k, v = self.qkv(x).view(B, N, 3, self.n_heads, self.head_dim).permute(2, 0, 3, 1, 4)   # 3, B, H, N, D
-        q, k = rope_qk(q, k, theta, n_prefix)
+        qkv = self.qkv(x).view(B, N, 3, self.n_heads, self.head_dim)                              # B, N, 3, H, D
+        if table is None: q, k, v = qkv.permute(2, 0, 3, 1, 4)                                    # 3, B, H, N, D: views
+        else:
+            if isinstance(table, Tensor): table = RotaryTable.from_angles(table)                   # angles: their table
+            q, k, v = rope_qkv(qkv, table.cos, table.sin, n_prefix)                                # 3, B, H, N, D: one pass
         p = self.attn_drop if self.training else 0.
         if self.recorder is None: o = F.scaled_dot_product_attention(q, k, v, dropout_p=p)       # B, H, N, D
         else:

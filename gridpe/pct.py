@@ -1,4 +1,4 @@
-"""PCT (Guo et al. 2021) with the positional embedding applied to the queries and keys of its offset-attention layers, and farthest-point sampling in batched torch.
+"""PCT (Guo et al. 2021) with the positional embedding applied to the queries and keys of its offset-attention layers; sampling and grouping use the batched point geometry of `gridpe.geometry`.
 
 Docs: https://gridpe.github.io/gridpe/pct.html.md"""
 
@@ -7,23 +7,13 @@ Docs: https://gridpe.github.io/gridpe/pct.html.md"""
 # %% ../nbs/06_pct.ipynb #52f4b939
 from __future__ import annotations
 import torch
-import torch.nn.functional as F
 from torch import nn, Tensor
-from .checks import check_int
-from .rope import make_pe, PE_KINDS
-from .attention import rope_qk
-from .data import farthest_point_sample, gather_points
+from .rope import make_pe, RotaryTable
+from .fused import rope_qkv
+from .geometry import farthest_point_sample, gather_points, knn
 
 # %% auto #0
-__all__ = ['PCT_ARCHS', 'knn', 'LocalOp', 'sample_and_group', 'OffsetAttention', 'PCT', 'pct', 'pct_tiny']
-
-# %% ../nbs/06_pct.ipynb #c121ae8e
-def knn(query:Tensor, # centres: B, S, 3
-        xyz:Tensor, # points: B, N, 3
-        k:int, # neighbours
-       )->Tensor:
-    "Indices (B, S, k) of the k nearest points to each centre."
-    return torch.cdist(query, xyz).topk(k, dim=-1, largest=False).indices
+__all__ = ['PCT_ARCHS', 'LocalOp', 'sample_and_group', 'OffsetAttention', 'PCT', 'pct', 'pct_tiny']
 
 # %% ../nbs/06_pct.ipynb #57eb0b19
 class LocalOp(nn.Module):
@@ -51,25 +41,27 @@ def sample_and_group(n_centres:int, # centres to keep (farthest-point sampling)
 
 # %% ../nbs/06_pct.ipynb #33706ee4
 class OffsetAttention(nn.Module):
-    "PCT's offset-attention layer, with optional rotary angles for its queries and keys."
+    "PCT's offset-attention layer, with an optional rotary table for its queries and keys."
     def __init__(self, c:int=256):
         super().__init__()
         self.q_conv = nn.Conv1d(c, c // 4, 1, bias=False)
         self.k_conv = nn.Conv1d(c, c // 4, 1, bias=False)
-        self.k_conv.weight = self.q_conv.weight                                      # shared, as the reference
+        self.k_conv.weight = self.q_conv.weight                                      # shared, as the reference: k = q
         self.v_conv, self.trans_conv = nn.Conv1d(c, c, 1), nn.Conv1d(c, c, 1)
         self.after_norm, self.act = nn.BatchNorm1d(c), nn.ReLU()
 
     def forward(self, x:Tensor, # features: B, C, N
-                theta:Tensor|None=None, # rotary angles: B or 1, 1, N, P
+                table:RotaryTable|None=None, # rotary table of the points: B or 1, 1, N, P
                )->Tensor:
-        q, k = self.q_conv(x).transpose(1, 2)[:, None], self.k_conv(x).transpose(1, 2)[:, None]   # B, 1, N, C/4
-        q, k, v = *rope_qk(q, k, theta), self.v_conv(x)                            # v: B, C, N
+        "x + ReLU(BN(Linear(x - Attn(x)))): (B, C, N)."
+        qk = self.q_conv(x).transpose(1, 2)                                          # B, N, C/4 (a view): q = k
+        qk = qk[:, None] if table is None else rope_qkv(qk[:, :, None, None], table.cos, table.sin, n_rot=1)[0]   # B, 1, N, C/4
+        v = self.v_conv(x)                                                           # B, C, N, under autocast like the other projections
         with torch.autocast(x.device.type, enabled=False):                         # unscaled logits: keep them float32
-            energy = (q.float() @ k.float().transpose(-1, -2))[:, 0]              # B, N, N
-            attn = energy.softmax(-1)
+            qk = qk.float()
+            attn = (qk @ qk.transpose(-1, -2))[:, 0].softmax(-1)                   # B, N, N
             attn = attn / (1e-9 + attn.sum(1, keepdim=True))                       # normalise over queries
-            x_r = (v.float() @ attn).to(x.dtype)                                   # B, C, N
+            x_r = (v.float() @ attn).to(v.dtype)                                   # B, C, N
         return x + self.act(self.after_norm(self.trans_conv(x - x_r)))
 
 # %% ../nbs/06_pct.ipynb #83d449e3
@@ -80,14 +72,19 @@ class PCT(nn.Module):
                  centres:str='proportional', # 'proportional' (N and N/2 centres) or 'fixed' (512 and 256)
                  k:int=32, # neighbours per centre
                  pool:str='max+avg', # global pooling: 'max+avg' (concatenated) or 'max' (the reference code)
-                 pos_scale:float=32., # positions given to the embedding: xyz × pos_scale (shapes lie in the unit sphere)
+                 pos_scale:float|dict=32., # positions given to the embedding: xyz × pos_scale, or a dict of scales per kind (official: gridpe 1, rope_axial 10)
                  pe_kwargs:dict|None=None, # passed to make_pe
                  c:int=256, # attention width (the reference's 256); the other widths scale with it
+                 pe_per_block:bool|None=None, # one rotary embedding per attention layer; None: the kind's default (RoPE-Mixed per layer, the others shared)
+                 ape:str='mlp_once', # for pe='ape': 'mlp_once' (an MLP on xyz added to the tokens once) or 'conv_every' (official: a linear map added at every layer's input)
                 ):
         super().__init__()
         if centres not in ('proportional', 'fixed'): raise ValueError(f"centres must be 'proportional' or 'fixed', got {centres!r}")
         if pool not in ('max+avg', 'max'): raise ValueError(f"pool must be 'max+avg' or 'max', got {pool!r}")
-        self.pe_kind, self.centres, self.k, self.pool, self.pos_scale = pe, centres, k, pool, pos_scale
+        if ape not in ('mlp_once', 'conv_every'): raise ValueError(f"ape must be 'mlp_once' or 'conv_every', got {ape!r}")
+        if isinstance(pos_scale, dict) and pe not in pos_scale and pe != 'none': raise ValueError(f"pos_scale has no scale for {pe!r}: {pos_scale}")
+        self.pe_kind, self.centres, self.k, self.pool, self.ape = pe, centres, k, pool, ape
+        self.pos_scale = float(pos_scale.get(pe, 1.) if isinstance(pos_scale, dict) else pos_scale)
         e = c // 4                                                                   # per-point embedding width (64)
         self.embed = nn.Sequential(nn.Conv1d(3, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU(),
                                    nn.Conv1d(e, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU())
@@ -95,8 +92,8 @@ class PCT(nn.Module):
         self.pre = nn.Sequential(nn.Conv1d(c, c, 1, bias=False), nn.BatchNorm1d(c), nn.ReLU(),
                                  nn.Conv1d(c, c, 1, bias=False), nn.BatchNorm1d(c), nn.ReLU())
         self.sa = nn.ModuleList(OffsetAttention(c) for _ in range(4))
-        # rotary kinds act on the c/4-channel queries/keys (one head); 'ape' adds a c-wide embedding to the tokens
-        self.pe = make_pe(pe, c, 1, 3, **(pe_kwargs or {})) if pe == 'ape' else make_pe(pe, c // 4, 1, 3, **(pe_kwargs or {}))
+        kw = {'hidden': 0, **(pe_kwargs or {})} if pe == 'ape' and ape == 'conv_every' else pe_kwargs or {}
+        self.pe = make_pe(pe, c // 4, 1, 3, dim=c, depth=len(self.sa), per_block=pe_per_block, **kw)   # rotary: c/4-channel q, k (one head); ape: c-wide tokens
         self.fuse = nn.Sequential(nn.Conv1d(5*c, 4*c, 1, bias=False), nn.BatchNorm1d(4*c), nn.LeakyReLU(0.2))
         self.head = nn.Sequential(nn.Linear(8*c if pool == 'max+avg' else 4*c, 2*c, bias=False), nn.BatchNorm1d(2*c), nn.LeakyReLU(0.2), nn.Dropout(0.5),
                                   nn.Linear(2*c, c), nn.BatchNorm1d(c), nn.LeakyReLU(0.2), nn.Dropout(0.5), nn.Linear(c, n_classes))
@@ -105,22 +102,28 @@ class PCT(nn.Module):
         "Centres of the two sample-and-group stages for an input of n points."
         return (n, n // 2) if self.centres == 'proportional' else (min(512, n), min(256, n))
 
+    def no_weight_decay(self)->set[str]:
+        "Parameters kept out of weight decay (timm's convention): the embedding's learnt positions (every layer's, if per layer)."
+        return {f'pe.{n}' for n in self.pe.no_weight_decay()}
+
     def forward(self, xyz:Tensor, # points: B, N, 3
                )->Tensor:
+        "Class logits: (B, n_classes)."
         s0, s1 = self.n_centres(xyz.shape[1])
         f = self.embed(xyz.transpose(1, 2)).transpose(1, 2)                            # B, N, 64
         c0, g = sample_and_group(s0, self.k, xyz, f); f = self.local0(g)              # B, s0, 128
         c1, g = sample_and_group(s1, self.k, c0, f); f = self.local1(g)               # B, s1, 256
-        e = self.pe(c1 * self.pos_scale)                                               # angles, an embedding or None
-        theta = None if self.pe.additive else e
-        if self.pe.additive: f = f + e
-        x = self.pre(f.transpose(1, 2))                                                # B, 256, s1
-        outs = []
-        for sa in self.sa: x = sa(x, theta); outs.append(x)
+        pos, every = c1 * self.pos_scale, self.pe.additive and self.ape == 'conv_every'
+        f, table = (f, None) if every else self.pe.encode(f, pos)                     # + APE once, or the rotary table(s) once
+        e = self.pe(pos).transpose(1, 2) if every else None                            # B, 256, s1: added at every layer's input
+        tables = [None] * len(self.sa) if table is None else table.blocks(len(self.sa))   # each layer's table
+        x, outs = self.pre(f.transpose(1, 2)), []                                      # B, 256, s1
+        for sa, t in zip(self.sa, tables): x = sa(x if e is None else x + e, t); outs.append(x)
         x = self.fuse(torch.cat([torch.cat(outs, 1), f.transpose(1, 2)], 1))            # B, 1024, s1
         x = torch.cat([x.amax(-1), x.mean(-1)], 1) if self.pool == 'max+avg' else x.amax(-1)
         return self.head(x)
 
+# %% ../nbs/06_pct.ipynb #3a257f2b
 def pct(n_classes:int=40, pe:str='gridpe', **kwargs)->PCT:
     "PCT for `n_classes` with positional embedding `pe` (see `PCT` for the options)."
     return PCT(n_classes, pe, **kwargs)

@@ -6,17 +6,19 @@ Docs: https://gridpe.github.io/gridpe/rope.html.md"""
 
 # %% ../nbs/02_rope.ipynb #63366478
 from __future__ import annotations
-import math
+import json, math, warnings
+from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
 from .checks import check_int
-from .simplex import grid_frequencies, random_rotation, check_ratio
+from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_base, GridPEWarning
 
 # %% auto #0
-__all__ = ['PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'grid_positions', 'check_pos', 'RotaryPE', 'GridPE',
-           'pairs_per_axis', 'axial_frequencies', 'RoPEAxial', 'mixed_frequencies', 'RoPEMixed', 'split_no_decay',
-           'no_decay_param_groups', 'LearnedAPE', 'NoPE', 'make_pe']
+__all__ = ['PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions', 'check_pos', 'pe_state',
+           'describe_pe', 'PosEmbed', 'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies', 'RoPEAxial',
+           'mixed_frequencies', 'RoPEMixed', 'no_weight_decay_names', 'split_no_decay', 'no_decay_param_groups',
+           'LearnedAPE', 'NoPE', 'make_pe']
 
 # %% ../nbs/02_rope.ipynb #21088a6a
 def check_theta(x:Tensor, theta:Tensor):
@@ -48,6 +50,27 @@ def apply_rope(x:Tensor, # queries or keys: B, H, N, D
     th = theta.to(torch.promote_types(x.dtype, torch.float32))
     return rotate_pairs(x, th.cos(), th.sin())
 
+# %% ../nbs/02_rope.ipynb #f9aaa9cb
+class RotaryTable(NamedTuple):
+    "cos θ and sin θ of the spatial tokens, (1|B, H, N, P), float32: computed once per forward, read by every block."
+    cos:Tensor # cosines of the angles
+    sin:Tensor # sines of the angles
+
+    @classmethod
+    def from_angles(cls, theta:Tensor, # angles θ: (1|B, H, N, P)
+                   )->RotaryTable:
+        "The table of `theta`, with autocast off, in at least float32; differentiable in `theta`."
+        with torch.autocast(theta.device.type, enabled=False):
+            th = theta.to(torch.promote_types(theta.dtype, torch.float32))
+            return cls(th.cos(), th.sin())
+
+    def blocks(self, n:int, # blocks of the model
+              )->list[RotaryTable]:
+        "The table of each of `n` blocks: this one for all if shared (1|B, H, N, P), its slices if per block (n, 1|B, H, N, P)."
+        if self.cos.ndim == 4: return [self] * n
+        if self.cos.shape[0] != n: raise ValueError(f"a table for {self.cos.shape[0]} blocks cannot serve {n} blocks")
+        return [RotaryTable(c, s) for c, s in zip(self.cos, self.sin)]
+
 # %% ../nbs/02_rope.ipynb #e8656435
 def grid_positions(*shape:int, # grid size per axis, e.g. 14, 14
                    normalize:bool=False, # coordinates (i + 0.5)/size in (0, 1) instead of integer indices
@@ -66,38 +89,102 @@ def check_pos(pos:Tensor, ndim:int):
     if not isinstance(pos, Tensor) or pos.ndim != 3 or pos.shape[-1] != ndim:
         raise ValueError(f"positions must have shape (B, N, {ndim}) for ndim={ndim}, got {tuple(getattr(pos, 'shape', ()))}")
 
+# %% ../nbs/02_rope.ipynb #d32e7e4d
+def pe_state(state)->dict|None:
+    "A positional embedding's extra state as a dict: decodes the UTF-8 JSON of its uint8 tensor; an older checkpoint's dict passes through."
+    if isinstance(state, Tensor): return json.loads(state.cpu().numpy().tobytes().decode())
+    return state
+
+# %% ../nbs/02_rope.ipynb #c8fde3f8
+def describe_pe(state)->str:
+    "A positional embedding's extra state (tensor or dict) as `kind(setting=value, …)`."
+    s = pe_state(state)
+    if not isinstance(s, dict): return repr(s)
+    return f"{s.get('kind')}(" + ', '.join(f'{k}={v!r}' for k, v in s.items() if k != 'kind') + ')'
+
+# %% ../nbs/02_rope.ipynb #b3a3f52e
+class PosEmbed(nn.Module):
+    "Base of every positional embedding: `encode` for the models, `settings` saved in checkpoints, `no_weight_decay` names."
+    kind, additive, init_only, per_block_default = None, False, (), False   # init_only: settings that only seed learnt parameters
+    def settings(self)->dict:
+        "The kind's options that define the embedding (saved in checkpoints)."
+        return {}
+    def no_weight_decay(self)->set[str]:
+        "Names of this module's parameters to keep out of weight decay."
+        return set()
+    def encode(self, tokens:Tensor, # tokens: B, N, C
+               pos:Tensor, # positions: B or 1, N, ndim
+               grid_shape:tuple|None=None, # the grid the positions come from, if any
+              )->tuple[Tensor, RotaryTable|None]:
+        "The tokens with any additive embedding, and the rotary table (None unless the kind is rotary)."
+        raise NotImplementedError
+    def get_extra_state(self)->Tensor:
+        "The kind and its settings as UTF-8 JSON in a uint8 tensor, stored in the state dict."
+        return torch.frombuffer(bytearray(json.dumps(dict(kind=self.kind, **self.settings())).encode()), dtype=torch.uint8)
+    def set_extra_state(self, state:Tensor|dict):
+        "Check that a checkpoint (its tensor, or an older checkpoint's dict) was trained with this embedding: a ValueError naming both if not."
+        keep = lambda s: {k: v for k, v in json.loads(json.dumps(s)).items() if k not in self.init_only} if isinstance(s, dict) else s
+        theirs, mine = pe_state(state), pe_state(self.get_extra_state())
+        if keep(theirs) != keep(mine): raise ValueError(f"the checkpoint's positional embedding is {describe_pe(theirs)} but this model's is "
+                                                        f"{describe_pe(mine)}: build the model with the checkpoint's embedding")
+    def extra_repr(self): return ', '.join(f'{k}={v!r}' for k, v in self.settings().items())
+
 # %% ../nbs/02_rope.ipynb #deea1681
-class RotaryPE(nn.Module):
-    "Base of the rotary embeddings: `pe(pos)` → angles $\\theta = W x$, (B, n_heads, N, head_dim//2)."
-    additive = False
-    def __init__(self, head_dim:int, n_heads:int, ndim:int):
+class RotaryPE(PosEmbed):
+    "Base of the rotary embeddings: `pe(pos)` → angles $\\theta = W x$, (B, n_heads, N, head_dim//2) or (n_blocks, B, …); `encode` → their table."
+    def __init__(self, head_dim:int, # channels per head (even)
+                 n_heads:int, # attention heads
+                 ndim:int, # spatial dimensions of the positions
+                 n_blocks:int|None=None, # one set of frequencies per block of a model; None: one set shared by all blocks
+                ):
         super().__init__()
         self.head_dim, self.n_heads, self.ndim = check_int(head_dim, 'head_dim', 2), check_int(n_heads, 'n_heads'), check_int(ndim, 'ndim')
+        self.n_blocks = None if n_blocks is None else check_int(n_blocks, 'n_blocks')
         if head_dim % 2: raise ValueError(f"head_dim must be even (channels are rotated in pairs), got {head_dim}")
+    def settings(self)->dict:
+        return dict(head_dim=self.head_dim, n_heads=self.n_heads, ndim=self.ndim, **({} if self.n_blocks is None else dict(n_blocks=self.n_blocks)))
+    def block_freqs(self, fn)->Tensor:
+        "Frequencies from `fn(i)`, those of block i (n_heads, P, ndim): fn(0) if shared, stacked (n_blocks, n_heads, P, ndim) per block."
+        return fn(0) if self.n_blocks is None else torch.stack([fn(i) for i in range(self.n_blocks)])
 
-    def forward(self, pos:Tensor, grid_shape=None)->Tensor:
+    def forward(self, pos:Tensor, # positions: B or 1, N, ndim
+                grid_shape=None, # unused: rotary angles need only the positions
+               )->Tensor:
+        "The angles θ = W x of the positions (B, N, ndim): ([n_blocks,] B, n_heads, N, head_dim//2), float32 (float64 for float64 positions)."
         check_pos(pos, self.ndim)
         dt = torch.promote_types(pos.dtype, torch.float32)
         with torch.autocast(pos.device.type, enabled=False):
-            p, W = pos.to(dt)[:, None, :, None, :], self.freqs.to(dt)[None, :, None]  # B,1,N,1,n and 1,H,1,P,n
-            return sum(p[..., k] * W[..., k] for k in range(self.ndim))                # B, H, N, P
+            p, W = pos.to(dt)[:, None, :, None, :], self.freqs.to(dt).unsqueeze(-3).unsqueeze(-5)   # B,1,N,1,n and [L,]1,H,1,P,n
+            return sum(p[..., k] * W[..., k] for k in range(self.ndim))                               # [L,] B, H, N, P
 
-    def extra_repr(self): return f"head_dim={self.head_dim}, n_heads={self.n_heads}, ndim={self.ndim}"
+    def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, RotaryTable]:
+        "The tokens unchanged and the rotary table of the positions (with a block axis if per block)."
+        return tokens, RotaryTable.from_angles(self(pos, grid_shape))
 
 # %% ../nbs/02_rope.ipynb #b5cdc877
 class GridPE(RotaryPE):
-    "GridPE: rotary angles from simplex wave vectors at a geometric series of scales, per head."
+    "GridPE: rotary angles from simplex wave vectors at a geometric series of scales, per head (and per block with `n_blocks`)."
+    kind = 'gridpe'
     def __init__(self, head_dim:int, # channels per head, d
                  n_heads:int, # attention heads, H
                  ndim:int, # spatial dimensions of the positions, n
                  f_max:float=1.0, # highest scale frequency (radians per unit of position)
-                 ratio:float|None=None, # ratio of successive scales; e^(1/ndim) by default
-                 rotate:str='random', # 'random': a Haar rotation per head and scale; 'fixed': the plain simplex
-                 seed:int=0, # seed of the rotations
+                 ratio:float|None=None, # ratio of successive scales; e^(1/ndim) (the paper's derivation) by default
+                 rotate:str='random', # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales (official code); 'fixed': none
+                 seed:int=0, # seed of the rotations; block i of a per-block embedding uses seed + i
+                 base:float|None=None, # instead of `ratio`: a RoPE-style base, ratio = base^(2M/d) (official code: 10000 for the ViT, 100 for PCT)
+                 n_blocks:int|None=None, # one embedding per block, each with its own rotations; None: one, shared
                 ):
-        super().__init__(head_dim, n_heads, ndim)
-        self.rotate, self.seed = rotate, seed
-        self.register_buffer('freqs', grid_frequencies(head_dim, n_heads, ndim, f_max, ratio, rotate, seed), persistent=False)
+        super().__init__(head_dim, n_heads, ndim, n_blocks)
+        if base is not None and ratio is not None: raise ValueError(f"give ratio or base, not both (got ratio={ratio}, base={base})")
+        if base is not None: ratio = ratio_from_base(base, head_dim, ndim)
+        self.f_max, self.rotate, self.seed = float(f_max), rotate, seed
+        self.ratio = math.exp(1/ndim) if ratio is None else check_ratio(ratio, ndim)          # warns once if above e^(1/n)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', GridPEWarning)
+            W = self.block_freqs(lambda i: grid_frequencies(head_dim, n_heads, ndim, f_max, self.ratio, rotate, seed + i))
+        self.register_buffer('freqs', W, persistent=False)
+    def settings(self)->dict: return dict(**super().settings(), f_max=self.f_max, ratio=self.ratio, rotate=self.rotate, seed=self.seed)
 
 # %% ../nbs/02_rope.ipynb #d6472271
 def pairs_per_axis(head_dim:int, ndim:int, kind:str)->tuple[int, int]:
@@ -121,13 +208,17 @@ def axial_frequencies(head_dim:int, # channels per head
 # %% ../nbs/02_rope.ipynb #b6af7df6
 class RoPEAxial(RotaryPE):
     "Axial RoPE for any number of dimensions: the channel pairs split into one block per axis."
+    kind = 'rope_axial'
     def __init__(self, head_dim:int, # channels per head
                  n_heads:int, # attention heads
                  ndim:int, # spatial dimensions of the positions
                  base:float=100., # RoPE base of each axis
+                 n_blocks:int|None=None, # one copy per block (the frequencies are fixed, so every block's is the same); None: one, shared
                 ):
-        super().__init__(head_dim, n_heads, ndim)
-        self.register_buffer('freqs', axial_frequencies(head_dim, n_heads, ndim, base), persistent=False)
+        super().__init__(head_dim, n_heads, ndim, n_blocks)
+        self.base = float(base)
+        self.register_buffer('freqs', self.block_freqs(lambda i: axial_frequencies(head_dim, n_heads, ndim, base)), persistent=False)
+    def settings(self)->dict: return dict(**super().settings(), base=self.base)
 
 # %% ../nbs/02_rope.ipynb #42f126e0
 def mixed_frequencies(head_dim:int, # channels per head
@@ -146,48 +237,66 @@ def mixed_frequencies(head_dim:int, # channels per head
 # %% ../nbs/02_rope.ipynb #ce853e50
 class RoPEMixed(RotaryPE):
     "RoPE-Mixed: learnable frequency vectors per head and channel pair (Heo et al. 2024), for any number of dimensions."
+    kind, init_only, per_block_default = 'rope_mixed', ('base', 'seed'), True
     def __init__(self, head_dim:int, # channels per head
                  n_heads:int, # attention heads
                  ndim:int, # spatial dimensions of the positions
                  base:float=10., # base of the initial magnitudes
-                 seed:int=0, # seed of the initial directions
+                 seed:int=0, # seed of the initial directions; block i of a per-block embedding uses seed + i
+                 n_blocks:int|None=None, # learn one set of frequencies per block (rope-vit, timm); None: one set, shared
                 ):
-        super().__init__(head_dim, n_heads, ndim)
-        self.freqs = nn.Parameter(mixed_frequencies(head_dim, n_heads, ndim, base, seed))
+        super().__init__(head_dim, n_heads, ndim, n_blocks)
+        self.base, self.seed = float(base), seed
+        self.freqs = nn.Parameter(self.block_freqs(lambda i: mixed_frequencies(head_dim, n_heads, ndim, base, seed + i)))
+    def settings(self)->dict: return dict(**super().settings(), base=self.base, seed=self.seed)
+    def no_weight_decay(self)->set[str]: return {'freqs'}
 
 # %% ../nbs/02_rope.ipynb #0237bff9
+def no_weight_decay_names(model:nn.Module)->set[str]:
+    "Full names of the parameters that `model` or any module in it lists in its `no_weight_decay()` (timm's convention)."
+    return {f'{pre}.{n}' if pre else n for pre, m in model.named_modules()
+            if callable(getattr(m, 'no_weight_decay', None)) for n in m.no_weight_decay()}
+
+# %% ../nbs/02_rope.ipynb #d13bd788
 def split_no_decay(model:nn.Module)->tuple[list, list]:
-    "Split trainable parameters into (decayed, not decayed): RoPE-Mixed frequencies, biases, norms and other 1-D parameters go undecayed."
-    rope = {id(m.freqs) for m in model.modules() if isinstance(m, RoPEMixed)}
-    decay, no_decay = [], []
-    for p in model.parameters():
-        if p.requires_grad: (no_decay if id(p) in rope or p.ndim <= 1 else decay).append(p)
+    "Split trainable parameters into (decayed, not decayed): those named by `no_weight_decay()`, biases, norms and other 1-D parameters go undecayed."
+    names, decay, no_decay = no_weight_decay_names(model), [], []
+    for n, p in model.named_parameters():
+        if p.requires_grad: (no_decay if n in names or p.ndim <= 1 else decay).append(p)
     return decay, no_decay
 
+# %% ../nbs/02_rope.ipynb #622e854f
 def no_decay_param_groups(model:nn.Module, # the model to optimise
                           weight_decay:float, # weight decay of the decayed group
                          )->list[dict]:
-    "Optimiser parameter groups with RoPE-Mixed frequencies (and 1-D parameters) out of weight decay."
+    "Optimiser parameter groups with `no_weight_decay()` parameters (and 1-D parameters) out of weight decay."
     decay, no_decay = split_no_decay(model)
     return [dict(params=decay, weight_decay=weight_decay), dict(params=no_decay, weight_decay=0.)]
 
 # %% ../nbs/02_rope.ipynb #fbcbe73c
-class LearnedAPE(nn.Module):
+class LearnedAPE(PosEmbed):
     "Learnable absolute positional embedding added to the tokens: a table on a grid, or an MLP on point coordinates."
-    additive = True
+    kind, additive = 'ape', True
     def __init__(self, dim:int, # token dimension
                  ndim:int, # spatial dimensions of the positions
                  grid:tuple|None=None, # training grid size (one int per axis) for a table; None for an MLP on coordinates
-                 hidden:int=128, # hidden width of the MLP
+                 hidden:int=128, # hidden width of the MLP; 0 for one linear layer (the official PCT's Conv1d(3 → dim), with bias)
                 ):
         super().__init__()
-        self.dim, self.ndim = check_int(dim, 'dim'), check_int(ndim, 'ndim')
+        self.dim, self.ndim, self.hidden = check_int(dim, 'dim'), check_int(ndim, 'ndim'), check_int(hidden, 'hidden', 0)
         self.grid = None if grid is None else tuple(check_int(g, 'grid size') for g in grid)
         if self.grid is not None:
             if len(self.grid) != ndim: raise ValueError(f"grid {self.grid} must have one size per dimension (ndim={ndim})")
             self.table = nn.Parameter(torch.zeros(1, dim, *self.grid))               # 1, C, *grid
             nn.init.trunc_normal_(self.table, std=0.02)
+        elif hidden == 0: self.mlp = nn.Sequential(nn.Linear(ndim, dim))
         else: self.mlp = nn.Sequential(nn.Linear(ndim, hidden), nn.GELU(), nn.Linear(hidden, dim))
+
+    def settings(self)->dict: return dict(dim=self.dim, ndim=self.ndim, grid=self.grid, **({} if self.grid else dict(hidden=self.hidden)))
+    def no_weight_decay(self)->set[str]: return {n for n, _ in self.named_parameters()}
+    def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, None]:
+        "The tokens plus the embedding, and no rotary table."
+        return tokens + self(pos, grid_shape), None
 
     def forward(self, pos:Tensor, # positions: B or 1, N, ndim
                 grid_shape:tuple|None=None, # the grid the positions come from (table mode); the training grid by default
@@ -205,11 +314,12 @@ class LearnedAPE(nn.Module):
         return t.flatten(2).transpose(1, 2)                                          # 1, N, C
 
 # %% ../nbs/02_rope.ipynb #407b4446
-class NoPE(nn.Module):
-    "No positional embedding: `pe(pos)` is None."
-    additive = False
+class NoPE(PosEmbed):
+    "No positional embedding: `pe(pos)` is None and `encode` returns the tokens as they are."
+    kind = 'none'
     def __init__(self, *args, **kwargs): super().__init__()
     def forward(self, pos:Tensor, grid_shape=None): return None
+    def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, None]: return tokens, None
 
 # %% ../nbs/02_rope.ipynb #1a0ed069
 PE_KINDS = ('gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none')
@@ -219,12 +329,17 @@ def make_pe(kind:str, # one of PE_KINDS
             n_heads:int, # attention heads
             ndim:int, # spatial dimensions of the positions
             grid:tuple|None=None, # for 'ape': the training grid (a table); None for an MLP on coordinates
+            dim:int|None=None, # for 'ape': the token width; head_dim * n_heads by default
+            depth:int|None=None, # blocks of the model that use the embedding (for `per_block`)
+            per_block:bool|None=None, # one embedding per block (rotary kinds); None: the kind's default if `depth` is given (RoPE-Mixed per block, the others shared)
             **kwargs, # passed to the embedding's constructor
-           )->nn.Module:
-    "Build the positional embedding `kind` for attention with `n_heads` heads of `head_dim` channels."
-    if kind == 'gridpe': return GridPE(head_dim, n_heads, ndim, **kwargs)
-    if kind == 'rope_axial': return RoPEAxial(head_dim, n_heads, ndim, **kwargs)
-    if kind == 'rope_mixed': return RoPEMixed(head_dim, n_heads, ndim, **kwargs)
-    if kind == 'ape': return LearnedAPE(head_dim * n_heads, ndim, grid, **kwargs)
-    if kind == 'none': return NoPE()
-    raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PE_KINDS)}")
+           )->PosEmbed:
+    "Build the positional embedding `kind` for attention with `n_heads` heads of `head_dim` channels (one per block of `depth` if `per_block`)."
+    cls = dict(gridpe=GridPE, rope_axial=RoPEAxial, rope_mixed=RoPEMixed, ape=LearnedAPE, none=NoPE).get(kind)
+    if cls is None: raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PE_KINDS)}")
+    if (depth is not None and cls.per_block_default) if per_block is None else per_block:
+        if not issubclass(cls, RotaryPE): raise ValueError(f"per_block needs a rotary embedding: {kind!r} {'is added once to the tokens' if cls.additive else 'has nothing to repeat'}")
+        if depth is None: raise ValueError("per_block=True needs depth, the number of blocks that use the embedding")
+        kwargs['n_blocks'] = depth
+    if cls is LearnedAPE: return LearnedAPE(dim or head_dim * n_heads, ndim, grid, **kwargs)
+    return cls(head_dim, n_heads, ndim, **kwargs)

@@ -101,15 +101,16 @@ def grid_frequencies(head_dim:int, # channels per attention head, d
                      n:int, # spatial dimensions
                      f_max:float=1.0, # highest scale frequency
                      ratio:float|None=None, # ratio of successive scales; e^(1/n) by default
-                     rotate:str='random', # 'random' (a Haar rotation per head and scale) or 'fixed' (the plain simplex)
+                     rotate:str='random', # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales (the official code); 'fixed': the plain simplex
                      seed:int=0, # seed of the random rotations
                     )->Tensor:
     "GridPE frequency vectors $W_{h,p}$ for every head and channel pair: (n_heads, head_dim//2, n), float32."
     H, S, M = check_int(n_heads, 'n_heads'), n_scales(head_dim, n), n_directions(n)
-    if rotate not in ('random', 'fixed'): raise ValueError(f"rotate must be 'random' or 'fixed', got {rotate!r}")
-    om = simplex_wave_vectors(n, torch.float64)                                      # M, n
-    R = (random_rotation(n, H*S, torch.Generator().manual_seed(seed), torch.float64).view(H, S, n, n)
-         if rotate == 'random' else torch.eye(n, dtype=torch.float64).expand(H, S, n, n))
+    if rotate not in ('random', 'head', 'fixed'): raise ValueError(f"rotate must be 'random', 'head' or 'fixed', got {rotate!r}")
+    om, g = simplex_wave_vectors(n, torch.float64), torch.Generator().manual_seed(seed)   # M, n
+    if rotate == 'random': R = random_rotation(n, H*S, g, torch.float64).view(H, S, n, n)
+    elif rotate == 'head': R = random_rotation(n, H, g, torch.float64)[:, None].expand(H, S, n, n)
+    else: R = torch.eye(n, dtype=torch.float64).expand(H, S, n, n)
     f = scale_frequencies(S, n, f_max, ratio, torch.float64)                          # S
     W = f[:, None, None] * om @ R.transpose(-1, -2)                                  # H, S, M, n  (eq. GridPE angles)
     W = torch.cat([W.reshape(H, S*M, n), W.new_zeros(H, head_dim//2 - S*M, n)], 1)   # H, P, n: leftover pairs unrotated

@@ -8,8 +8,7 @@ Docs: https://gridpe.github.io/gridpe/vit.html.md"""
 from __future__ import annotations
 import torch
 from torch import nn, Tensor
-from .checks import check_int
-from .rope import make_pe, grid_positions, PE_KINDS
+from .rope import make_pe, grid_positions, RotaryTable
 from .attention import Attention
 
 # %% auto #0
@@ -18,7 +17,10 @@ __all__ = ['ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'vit_small', 'vit_
 # %% ../nbs/05_vit.ipynb #fbd11194
 class PatchEmbed(nn.Module):
     "Split an image into `patch_size` patches and embed each: (B, C, H, W) → (B, N, dim) and the grid (H/p, W/p)."
-    def __init__(self, patch_size:int=16, in_chans:int=3, dim:int=384):
+    def __init__(self, patch_size:int=16, # patch side
+                 in_chans:int=3, # input channels
+                 dim:int=384, # token dimension
+                ):
         super().__init__()
         self.patch_size, self.proj = patch_size, nn.Conv2d(in_chans, dim, patch_size, patch_size)
     def forward(self, x:Tensor)->tuple[Tensor, tuple]:
@@ -38,24 +40,38 @@ class DropPath(nn.Module):
         keep = x.new_empty(x.shape[0], *(1,) * (x.ndim - 1)).bernoulli_(1 - self.p)
         return x * keep / (1 - self.p)
 
+# %% ../nbs/05_vit.ipynb #1fea35fc
 class Block(nn.Module):
-    "Pre-norm transformer block: x + attn(norm(x)), then x + mlp(norm(x))."
-    def __init__(self, dim:int, heads:int, mlp_ratio:float=4., drop_path:float=0., qkv_bias:bool=True):
+    "Pre-norm transformer block: x + γ₁·attn(norm(x)), then x + γ₂·mlp(norm(x)); γ are LayerScale gains (none by default)."
+    def __init__(self, dim:int, # token dimension
+                 heads:int, # attention heads
+                 mlp_ratio:float=4., # MLP width / dim
+                 drop_path:float=0., # stochastic depth of the block
+                 qkv_bias:bool=True, # bias in the q, k, v projection
+                 layer_scale:float|None=None, # initial value of the LayerScale gains γ₁, γ₂ (learnt, one per channel); None: no LayerScale
+                ):
         super().__init__()
         self.norm1, self.attn = nn.LayerNorm(dim, eps=1e-6), Attention(dim, heads, qkv_bias)
         self.norm2 = nn.LayerNorm(dim, eps=1e-6)
         self.mlp = nn.Sequential(nn.Linear(dim, int(dim * mlp_ratio)), nn.GELU(), nn.Linear(int(dim * mlp_ratio), dim))
         self.drop_path = DropPath(drop_path)
-    def forward(self, x:Tensor, theta:Tensor|None=None, n_prefix:int=1)->Tensor:
-        x = x + self.drop_path(self.attn(self.norm1(x), theta, n_prefix))
-        return x + self.drop_path(self.mlp(self.norm2(x)))
+        if layer_scale is None: self.gamma_1 = self.gamma_2 = None
+        else: self.gamma_1, self.gamma_2 = (nn.Parameter(torch.full((dim,), float(layer_scale))) for _ in range(2))
+    def forward(self, x:Tensor, # tokens: B, N, dim
+                table:RotaryTable|None=None, # this block's rotary table of the spatial tokens, or None
+                n_prefix:int=1, # leading tokens (CLS) left unrotated
+               )->Tensor:
+        "One pre-norm block: (B, N, dim)."
+        ls = lambda g, t: t if g is None else g * t
+        x = x + self.drop_path(ls(self.gamma_1, self.attn(self.norm1(x), table, n_prefix)))
+        return x + self.drop_path(ls(self.gamma_2, self.mlp(self.norm2(x))))
 
 # %% ../nbs/05_vit.ipynb #e61456a3
 class ViT(nn.Module):
     "Vision Transformer with a pluggable positional embedding; runs at any input size divisible by the patch size."
     def __init__(self, n_classes:int=1000, # output classes
                  pe:str='gridpe', # positional embedding: one of PE_KINDS
-                 img_size:int=224, # training image size (sets the APE table's grid)
+                 img_size:int=224, # training image size (sets the APE table's grid and the 'scaled' positions)
                  patch_size:int=16, # patch side
                  in_chans:int=3, # input channels (1 for grayscale)
                  dim:int=384, # token dimension
@@ -63,16 +79,20 @@ class ViT(nn.Module):
                  heads:int=6, # attention heads
                  mlp_ratio:float=4., # MLP width / dim
                  drop_path:float=0.1, # stochastic depth of the last block (linearly increasing)
-                 pe_kwargs:dict|None=None, # passed to make_pe (e.g. rotate='fixed', ratio=...)
+                 pe_kwargs:dict|None=None, # passed to make_pe (e.g. rotate='head', base=10000, ratio=...)
+                 pe_per_block:bool|None=None, # one positional embedding per block (rotary kinds); None: the kind's default (RoPE-Mixed per block, the others shared)
+                 layer_scale:float|None=None, # LayerScale gains' initial value in every block (the official `_LS` models: 1e-4); None: no LayerScale
+                 positions:str='index', # 'index': patch indices (official), other sizes extrapolate; 'scaled': indices × training grid / grid, other sizes interpolate
                 ):
         super().__init__()
         if dim % heads: raise ValueError(f"dim={dim} is not divisible by heads={heads}")
         if img_size % patch_size: raise ValueError(f"img_size={img_size} is not divisible by patch_size={patch_size}")
-        self.pe_kind, self.patch_size = pe, patch_size
+        if positions not in ('index', 'scaled'): raise ValueError(f"positions must be 'index' or 'scaled', got {positions!r}")
+        self.pe_kind, self.patch_size, self.positions, self.train_grid = pe, patch_size, positions, (img_size // patch_size,) * 2
         self.patch_embed = PatchEmbed(patch_size, in_chans, dim)
         self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))
-        self.pe = make_pe(pe, dim // heads, heads, 2, grid=(img_size // patch_size,) * 2, **(pe_kwargs or {}))
-        self.blocks = nn.ModuleList(Block(dim, heads, mlp_ratio, drop_path * i / max(depth - 1, 1)) for i in range(depth))
+        self.pe = make_pe(pe, dim // heads, heads, 2, grid=self.train_grid, depth=depth, per_block=pe_per_block, **(pe_kwargs or {}))
+        self.blocks = nn.ModuleList(Block(dim, heads, mlp_ratio, drop_path * i / max(depth - 1, 1), layer_scale=layer_scale) for i in range(depth))
         self.norm, self.head = nn.LayerNorm(dim, eps=1e-6), nn.Linear(dim, n_classes)
         self.apply(self._init)
         nn.init.trunc_normal_(self.cls_token, std=0.02)
@@ -83,14 +103,24 @@ class ViT(nn.Module):
             nn.init.trunc_normal_(m.weight, std=0.02)
             if m.bias is not None: nn.init.zeros_(m.bias)
 
+    def no_weight_decay(self)->set[str]:
+        "Parameters kept out of weight decay (timm's convention): the CLS token and the embedding's own (every block's, if per block)."
+        return {'cls_token'} | {f'pe.{n}' for n in self.pe.no_weight_decay()}
+
+    def patch_positions(self, grid:tuple, # the patch grid: rows, columns
+                        device=None, # device of the result
+                       )->Tensor:
+        "Positions of the patches given to the embedding, (1, N, 2): their indices, or (positions='scaled') indices × training grid / grid."
+        pos = grid_positions(*grid, device=device)
+        return pos if self.positions == 'index' else pos * pos.new_tensor([t / g for t, g in zip(self.train_grid, grid)])
+
     def forward_features(self, x:Tensor)->Tensor:
         "Token features after the last norm: (B, 1 + N, dim)."
-        tok, grid = self.patch_embed(x)                                    # B, N, dim
-        e = self.pe(grid_positions(*grid, device=x.device), grid)          # angles (1, H, N, P), an embedding (1, N, dim) or None
-        theta = None if self.pe.additive else e
-        if self.pe.additive: tok = tok + e
+        tok, grid = self.patch_embed(x)                                           # B, N, dim
+        tok, table = self.pe.encode(tok, self.patch_positions(grid, x.device), grid)   # + APE, or the rotary table(s) once
         x = torch.cat([self.cls_token.expand(len(tok), -1, -1), tok], 1)
-        for blk in self.blocks: x = blk(x, theta, n_prefix=1)
+        tables = [None] * len(self.blocks) if table is None else table.blocks(len(self.blocks))   # each block's table
+        for blk, t in zip(self.blocks, tables): x = blk(x, t, n_prefix=1)
         return self.norm(x)
 
     def forward(self, x:Tensor)->Tensor: return self.head(self.forward_features(x)[:, 0])
