@@ -1,4 +1,4 @@
-"""The paper's datasets in the formats the field uses (ImageNet-100 and any ImageFolder tree, Fashion-MNIST idx, ModelNet HDF5 and text), small embedded real datasets, and fastai DataLoaders at any training and evaluation size.
+"""The paper's datasets in the formats the field uses (ImageNet-100 and any ImageFolder tree, Fashion-MNIST idx, ModelNet HDF5 and text), small embedded real datasets, and fastai DataLoaders of fastai types at any training and evaluation size.
 
 Docs: https://gridpe.github.io/gridpe/data.html.md"""
 
@@ -6,45 +6,92 @@ Docs: https://gridpe.github.io/gridpe/data.html.md"""
 
 # %% ../nbs/04_data.ipynb #301d91cb
 from __future__ import annotations
-import gzip, hashlib, importlib.resources, json, math, os, struct
+import gzip, hashlib, importlib.resources, json, math, os, struct, tempfile, warnings
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
 import h5py
 import torch
 import torch.nn.functional as F
+from torch import Tensor
 from PIL import Image
-from fastai.data.load import DataLoader
-from fastai.data.core import DataLoaders
-from fastai.torch_core import TensorImage, TensorCategory
+import matplotlib.pyplot as plt
+from plum import dispatch
+from fasttransform import ItemTransform
+from fastcore.basics import patch
+from fastai.torch_core import TensorBase, TensorCategory
+from fastai.data.core import TfmdDL, DataLoaders
+from fastai.data.transforms import Category, CategoryMap
+from fastai.vision.core import TensorImage, TensorImageBW
+import fastai.vision.learner  # noqa: F401  (side effect: registers fastai's show_batch, show_results, plot_top_losses for TensorImage)
 from .checks import check_int
+from .geometry import farthest_point_sample, gather_points
 
 # %% auto #0
-__all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR', 'ArraySet', 'find_split', 'folder_items',
-           'decode_image', 'decode_images', 'cache_dir', 'cached', 'files_key', 'image_folder', 'imagenet100',
-           'read_idx', 'fashion_mnist', 'modelnet_h5', 'modelnet_txt', 'fashion_mnist_small', 'furniture_points',
-           'ArrayDL', 'array_dls', 'random_resized_crop_flip', 'resize_center_crop', 'channel_stats', 'image_dls',
-           'show_image_batch', 'farthest_point_sample', 'gather_points', 'sample_points', 'augment_points', 'point_dls',
-           'show_point_batch']
+__all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR', 'TensorPointCloud', 'check_labels', 'ArraySet',
+           'find_split', 'folder_items', 'decode_image', 'decode_images', 'cache_dir', 'cached', 'files_key',
+           'image_folder', 'imagenet100', 'read_idx', 'fashion_mnist', 'modelnet_h5', 'modelnet_txt',
+           'fashion_mnist_small', 'furniture_points', 'dataset_format', 'load_dataset', 'ArrayDL', 'stack_inputs',
+           'ArrayDataLoaders', 'array_dls', 'random_resized_crop_flip', 'resize_center_crop', 'channel_stats',
+           'ImageBatchTfm', 'image_dls', 'sample_points', 'augment_points', 'PointBatchTfm', 'point_dls', 'get_grid3d',
+           'show_batch', 'show_results', 'plot_top_losses']
+
+# %% ../nbs/04_data.ipynb #be75c0aa
+class TensorPointCloud(TensorBase):
+    "Point clouds, (B, N, 3) or one (N, 3), as a fastai type; `show` draws one shape in 3-D."
+    def show(self, ctx=None, up:int=1, s:float=1, cmap:str='viridis', **kwargs):
+        "Scatter the points into `ctx` (3-D axes; new ones by default) with axis `up` vertical, coloured by height."
+        if ctx is None: ctx = plt.figure(figsize=(2.6, 2.8)).add_subplot(projection='3d')
+        p = self.detach().cpu().float().numpy(); h = [j for j in range(3) if j != up]
+        ctx.scatter(p[:, h[0]], p[:, h[1]], p[:, up], s=s, c=p[:, up], cmap=cmap)
+        ctx.set_axis_off()
+        return ctx
+
+# %% ../nbs/04_data.ipynb #9beb541c
+def check_labels(y:Tensor, # integer labels
+                 classes:list, # class names, in label order
+                 source:str|Path='labels', # where the labels come from (a file), named in the error
+                ):
+    "Raise a ValueError naming `source`, the offending labels and the classes if a label is outside range(len(classes))."
+    y = torch.as_tensor(y)
+    if len(bad := y[(y < 0) | (y >= len(classes))]):
+        raise ValueError(f"{source}: labels {sorted(set(bad.tolist()))[:10]} are outside the {len(classes)} classes "
+                         f"(0 to {len(classes) - 1}: {', '.join(map(str, classes[:5]))}{' ...' if len(classes) > 5 else ''})")
 
 # %% ../nbs/04_data.ipynb #901106dc
-@dataclass
 class ArraySet:
-    "Inputs `x` (images: uint8 N, C, H, W; points: float32 N, P, 3), labels `y` (N,) and class names."
-    x: torch.Tensor
-    y: torch.Tensor
-    classes: list = field(default_factory=list)
-    def __post_init__(self):
-        self.x, self.y = torch.as_tensor(self.x), torch.as_tensor(self.y).long().reshape(-1)
-        if len(self.x) != len(self.y): raise ValueError(f"{len(self.x)} inputs but {len(self.y)} labels")
+    "Inputs `x` (images: uint8 N, C, H, W; points: float32 N, P, 3), labels `y` (N,; None for a test set) and class names."
+    n_inp = 1
+    def __init__(self, x, # images (N, C, H, W) uint8 or point clouds (N, P, 3) float32
+                 y=None, # integer labels (N,), or None
+                 classes:list=(), # class names, in label order
+                 source:str|Path='labels', # where the labels come from, named in errors
+                ):
+        self.x, self.classes = torch.as_tensor(x), [str(c) for c in classes]
+        self.y = None if y is None else torch.as_tensor(y).long().reshape(-1)
+        if self.x.ndim not in (3, 4) or (self.x.ndim == 3 and self.x.shape[-1] != 3): raise ValueError(f"inputs must be images (N, C, H, W) or points (N, P, 3), got {tuple(self.x.shape)}")
+        if self.y is not None and len(self.x) != len(self.y): raise ValueError(f"{len(self.x)} inputs but {len(self.y)} labels")
+        if self.y is not None: check_labels(self.y, self.classes, source)
     def __len__(self): return len(self.x)
-    def __getitem__(self, i): return self.x[i], self.y[i]
+    def __getitem__(self, i): return (self.x[i],) if self.y is None else (self.x[i], self.y[i])
     @property
     def c(self): return len(self.classes)
     @property
-    def vocab(self): return self.classes
-    def __repr__(self): return f"ArraySet(x={tuple(self.x.shape)} {self.x.dtype}, {len(self.classes)} classes)"
+    def vocab(self): return CategoryMap(self.classes, sort=False)
+    def decode(self, o, full=True): return (o[0], *(Category(self.classes[int(v)]) for v in o[1:2]), *o[2:])
+    def new_empty(self): return ArraySet(self.x[:0].clone(), None if self.y is None else self.y[:0].clone(), self.classes)   # clone: a view would keep (and save) all the data
+    @property
+    def items(self): return self
+    @property
+    def iloc(self): return _Positions(self)
+    def __repr__(self): return f"ArraySet(x={tuple(self.x.shape)} {self.x.dtype}, {len(self.classes)} classes{'' if self.y is not None else ', no labels'})"
+
+class _Positions:
+    "`ArraySet.iloc`: the sub-dataset at the given positions."
+    def __init__(self, ds): self.ds = ds
+    def __getitem__(self, i):
+        i = torch.as_tensor(i, dtype=torch.long).reshape(-1)
+        return ArraySet(self.ds.x[i], None if self.ds.y is None else self.ds.y[i], self.ds.classes)
 
 # %% ../nbs/04_data.ipynb #7c4ae590
 IMAGENET100_CLASSES = ['n02869837', 'n01749939', 'n02488291', 'n02107142', 'n13037406', 'n02091831', 'n04517823', 'n04589890', 'n03062245', 'n01773797', 'n01735189', 'n07831146', 'n07753275', 'n03085013', 'n04485082', 'n02105505', 'n01983481', 'n02788148', 'n03530642', 'n04435653', 'n02086910', 'n02859443', 'n13040303', 'n03594734', 'n02085620', 'n02099849', 'n01558993', 'n04493381', 'n02109047', 'n04111531', 'n02877765', 'n04429376', 'n02009229', 'n01978455', 'n02106550', 'n01820546', 'n01692333', 'n07714571', 'n02974003', 'n02114855', 'n03785016', 'n03764736', 'n03775546', 'n02087046', 'n07836838', 'n04099969', 'n04592741', 'n03891251', 'n02701002', 'n03379051', 'n02259212', 'n07715103', 'n03947888', 'n04026417', 'n02326432', 'n03637318', 'n01980166', 'n02113799', 'n02086240', 'n03903868', 'n02483362', 'n04127249', 'n02089973', 'n03017168', 'n02093428', 'n02804414', 'n02396427', 'n04418357', 'n02172182', 'n01729322', 'n02113978', 'n03787032', 'n02089867', 'n02119022', 'n03777754', 'n04238763', 'n02231487', 'n03032252', 'n02138441', 'n02104029', 'n03837869', 'n03494278', 'n04136333', 'n03794056', 'n03492542', 'n02018207', 'n04067472', 'n03930630', 'n03584829', 'n02123045', 'n04229816', 'n02100583', 'n03642806', 'n04336792', 'n03259280', 'n02116738', 'n02108089', 'n03424325', 'n01855672', 'n02090622']
@@ -80,13 +127,13 @@ def folder_items(split_dir:Path, # a split folder with one sub-folder per class
     return paths, labels, classes
 
 # %% ../nbs/04_data.ipynb #bf5a39e7
-def decode_image(path:Path, # image file
+def decode_image(src:Path|Image.Image, # image file, or an open PIL image
                  size:int, # side of the square result
                  channels:int=3, # 3 (RGB) or 1 (grayscale)
                 )->np.ndarray:
     "Decode, resize the shorter side to `size`, centre-crop: uint8 (channels, size, size)."
     try:
-        with Image.open(path) as im:
+        with (src if isinstance(src, Image.Image) else Image.open(src)) as im:
             im.draft('RGB' if channels == 3 else 'L', (size, size))
             im = im.convert('RGB' if channels == 3 else 'L')
             w, h = im.size; s = size / min(w, h)
@@ -94,7 +141,7 @@ def decode_image(path:Path, # image file
             im = im.resize((nw, nh), Image.BILINEAR, reducing_gap=None if (nw, nh) == (w, h) else 3.0)
             l, t = (nw - size) // 2, (nh - size) // 2
             a = np.asarray(im.crop((l, t, l + size, t + size)), dtype=np.uint8)
-    except Exception as e: raise ValueError(f"{path}: cannot decode image ({type(e).__name__}: {e})") from None
+    except Exception as e: raise ValueError(f"{src}: cannot decode image ({type(e).__name__}: {e})") from None
     return a[None] if channels == 1 else a.transpose(2, 0, 1)
 
 # %% ../nbs/04_data.ipynb #cc04ed6b
@@ -115,28 +162,36 @@ def decode_images(paths:list, # image files
         with ProcessPoolExecutor(n_workers) as ex: parts = list(ex.map(_decode_chunk, chunks))
     return np.concatenate(parts) if parts else np.zeros((0, channels, size, size), np.uint8)
 
-# %% ../nbs/04_data.ipynb #57aff18e
+# %% ../nbs/04_data.ipynb #20576842
 def cache_dir()->Path:
-    "Where decoded arrays are cached: `$GRIDPE_CACHE` or ~/.cache/gridpe."
-    return Path(os.environ.get('GRIDPE_CACHE', Path.home()/'.cache'/'gridpe'))
+    "Where decoded datasets are cached: `$GRIDPE_CACHE`, else `$XDG_CACHE_HOME/gridpe`, else ~/.cache/gridpe."
+    if p := os.environ.get('GRIDPE_CACHE'): return Path(p)
+    return Path(os.environ.get('XDG_CACHE_HOME') or Path.home()/'.cache')/'gridpe'
 
+# %% ../nbs/04_data.ipynb #8edf9037
 def cached(key:dict, # what the result depends on (JSON-serialisable)
            make, # function returning the numpy array to cache
           )->np.ndarray:
-    "Load the array for `key` from the cache, or make and save it."
-    h = hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
-    f = cache_dir()/f'{h}.npy'
-    if f.exists(): return np.load(f)
+    "The array for `key` from the cache, or made, saved atomically and returned; a damaged cache file is made again."
+    f = cache_dir()/f"{hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]}.npy"
+    if f.exists():
+        try: return np.load(f, allow_pickle=False)
+        except (ValueError, OSError, EOFError) as e: warnings.warn(f"damaged cache file {f} ({e}): making it again")
     a = make()
     f.parent.mkdir(parents=True, exist_ok=True)
-    tmp = f.with_suffix(f'.{os.getpid()}.tmp.npy'); np.save(tmp, a); tmp.replace(f)
+    fd, part = tempfile.mkstemp(suffix='.part', dir=f.parent)
+    try:
+        with os.fdopen(fd, 'wb') as o: np.save(o, a)
+        os.replace(part, f)
+    except BaseException: Path(part).unlink(missing_ok=True); raise
     return a
 
+# %% ../nbs/04_data.ipynb #f0ea09cd
 def files_key(paths:list)->list:
     "Cache key of a list of files: path, size and modification time of each."
     return [(str(p), (s := os.stat(p)).st_size, s.st_mtime_ns) for p in paths]
 
-# %% ../nbs/04_data.ipynb #90e4c83c
+# %% ../nbs/04_data.ipynb #0ab589d9
 def image_folder(root:str|Path, # dataset root with train and test (or val) split folders
                  size:int|None=None, # side of the stored square images; the first training image's shorter side by default
                  channels:int=3, # 3 (RGB) or 1 (grayscale)
@@ -145,15 +200,19 @@ def image_folder(root:str|Path, # dataset root with train and test (or val) spli
                 )->dict:
     "An ImageFolder tree (train and test or val splits) decoded into memory: {'train': ArraySet, 'test': ArraySet}."
     tr, te = find_split(root, ('train',)), find_split(root, ('test', 'val', 'valid', 'validation'))
+    given = classes is not None
     p_tr, y_tr, classes = folder_items(tr, classes)
+    if not given and (extra := sorted({d.name for d in te.iterdir() if d.is_dir()} - set(classes))):
+        raise ValueError(f"{te}: class folders {', '.join(extra[:10])} are not among the train split's classes ({', '.join(classes[:10])})")
     p_te, y_te, _ = folder_items(te, classes)
     if size is None:
         with Image.open(p_tr[0]) as im: size = min(im.size)
     size, channels = check_int(size, 'size'), check_int(channels, 'channels')
     if channels not in (1, 3): raise ValueError(f"channels must be 1 or 3, got {channels}")
     dec = lambda ps: cached(dict(files=files_key(ps), size=size, channels=channels, v=1), lambda: decode_images(ps, size, channels, n_workers))
-    return dict(train=ArraySet(dec(p_tr), y_tr, classes), test=ArraySet(dec(p_te), y_te, classes))
+    return dict(train=ArraySet(dec(p_tr), y_tr, classes, tr), test=ArraySet(dec(p_te), y_te, classes, te))
 
+# %% ../nbs/04_data.ipynb #8b3d6fbd
 def imagenet100(root:str|Path, # an ImageNet (or ImageNet-100) root with train/ and val/ folders of WordNet ids
                 size:int=256, # side of the stored square images (evaluate at up to size·crop_pct)
                 n_workers:int|None=None, # decoding processes
@@ -186,7 +245,8 @@ def fashion_mnist(root:str|Path='/usr/share/datasets/fashion-mnist', # folder of
         for p in (root/f'{stem}.gz', root/stem):
             if p.exists(): return p
         raise FileNotFoundError(f"{root} has no {stem} or {stem}.gz")
-    return {s: ArraySet(read_idx(f(f'{p}-images-idx3-ubyte'))[:, None].copy(), read_idx(f(f'{p}-labels-idx1-ubyte')).astype(np.int64), FASHION_MNIST_CLASSES)
+    return {s: ArraySet(read_idx(f(f'{p}-images-idx3-ubyte'))[:, None].copy(), read_idx(lf := f(f'{p}-labels-idx1-ubyte')).astype(np.int64),
+                        FASHION_MNIST_CLASSES, lf)
             for s, p in (('train', 'train'), ('test', 't10k'))}
 
 # %% ../nbs/04_data.ipynb #eecc69fb
@@ -214,7 +274,8 @@ def modelnet_h5(root:str|Path, # folder with shape_names.txt, train_files.txt, t
         files = [root/Path(l.strip()).name for l in lst.read_text().splitlines() if l.strip()]
         if not files: raise ValueError(f"{lst} lists no files")
         parts = [_h5(f) for f in files]
-        out[s] = ArraySet(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), classes)
+        for f, (_, y) in zip(files, parts): check_labels(torch.from_numpy(y), classes, f)
+        out[s] = ArraySet(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), classes, lst)
     return out
 
 # %% ../nbs/04_data.ipynb #695724aa
@@ -250,7 +311,7 @@ def modelnet_txt(root:str|Path, # folder of modelnet40_normal_resampled (or its 
         files = [root/c/f'{sh}.txt' for c, sh in zip(cls, shapes)]
         if missing := [f for f in files if not f.exists()]: raise FileNotFoundError(f"{len(missing)} shape files missing, e.g. {missing[0]}")
         x = cached(dict(files=files_key(files), n=n_points, kind='modelnet_txt'), lambda: np.stack([_read_txt_shape(f, n_points) for f in files]))
-        out[s] = ArraySet(x, [classes.index(c) for c in cls], classes)
+        out[s] = ArraySet(x, [classes.index(c) for c in cls], classes, lst)
     return out
 
 # %% ../nbs/04_data.ipynb #9aaebb66
@@ -264,36 +325,135 @@ def _npz(name):
 def fashion_mnist_small()->dict:
     "The embedded Fashion-MNIST subset: {'train', 'test'} ArraySets of uint8 (N, 1, 28, 28)."
     z = _npz('fashion_mnist_small.npz')
-    return {s: ArraySet(z[f'x_{s}'][:, None], z[f'y_{s}'], list(z['classes'])) for s in ('train', 'test')}
+    return {s: ArraySet(z[f'x_{s}'][:, None], z[f'y_{s}'], z['classes'].tolist(), DATA_DIR/'fashion_mnist_small.npz') for s in ('train', 'test')}
 
 def furniture_points()->dict:
     "The embedded furniture point clouds: {'train', 'test'} ArraySets of float32 (N, 1024, 3)."
     z = _npz('furniture_points.npz')
-    return {s: ArraySet(z[f'x_{s}'].astype(np.float32), z[f'y_{s}'], list(z['classes'])) for s in ('train', 'test')}
+    return {s: ArraySet(z[f'x_{s}'].astype(np.float32), z[f'y_{s}'], z['classes'].tolist(), DATA_DIR/'furniture_points.npz') for s in ('train', 'test')}
+
+# %% ../nbs/04_data.ipynb #38445d73
+def dataset_format(path:str|Path, # a dataset folder
+                  )->str:
+    "The format of the dataset folder `path`: 'modelnet_h5', 'modelnet_txt', 'fashion_mnist', 'imagenet100' or 'image_folder'."
+    p = Path(path)
+    if not p.is_dir(): raise FileNotFoundError(f"{path}: no such folder")
+    if (p/'shape_names.txt').exists(): return 'modelnet_h5'
+    if list(p.glob('modelnet*_shape_names.txt')): return 'modelnet_txt'
+    if list(p.glob('train-images-idx3-ubyte*')): return 'fashion_mnist'
+    if not (p/'train').is_dir():
+        raise ValueError(f"{path}: not a dataset folder gridpe reads: an image folder (train/ and test/ or val/), Fashion-MNIST idx files "
+                         "(train-images-idx3-ubyte[.gz]), ModelNet HDF5 (shape_names.txt, *_files.txt) or ModelNet text (modelnet*_shape_names.txt)")
+    classes = {d.name for d in (p/'train').iterdir() if d.is_dir()}
+    return 'imagenet100' if len(classes) >= 100 and len(classes & set(IMAGENET100_CLASSES)) >= 90 else 'image_folder'
+
+# %% ../nbs/04_data.ipynb #87b39136
+def load_dataset(data:str|Path|None, # a dataset folder (any format `dataset_format` recognises), or None for the embedded dataset
+                 task:str, # 'image' or 'points'
+                 max_size:int, # the largest size the data is used at: image side or point count
+                )->dict:
+    "The dataset for `task` from `data`, format recognised, or the task's embedded one: {'train': ArraySet, 'test': ArraySet}."
+    if task not in ('image', 'points'): raise ValueError(f"task must be 'image' or 'points', got {task!r}")
+    max_size = check_int(max_size, 'max_size')
+    if data is None: return fashion_mnist_small() if task == 'image' else furniture_points()
+    p, fmt = Path(data), dataset_format(data)
+    if fmt.startswith('modelnet') != (task == 'points'):
+        raise ValueError(f"{data}: a {fmt} folder is not " + ("a point-cloud dataset: a ModelNet HDF5 folder (shape_names.txt, *_files.txt) or text folder (modelnet*_shape_names.txt)"
+                         if task == 'points' else "an image dataset: an image folder (train/ and test/ or val/) or Fashion-MNIST idx files"))
+    if fmt in ('modelnet_h5', 'fashion_mnist'): return modelnet_h5(p) if fmt == 'modelnet_h5' else fashion_mnist(p)
+    if fmt == 'modelnet_txt': return modelnet_txt(p, max_size)
+    store = math.ceil(max_size / 0.875)
+    if fmt == 'imagenet100': return imagenet100(p, store)
+    first = next((f for d in sorted((p/'train').iterdir()) if d.is_dir() for f in sorted(d.iterdir()) if f.suffix.lower() in IMG_EXTS), None)
+    if first is None: raise ValueError(f"{data}: the train folder has no class folders with images")
+    with Image.open(first) as im: native = min(im.size)
+    return image_folder(p, native if native <= 64 else min(native, store))
 
 # %% ../nbs/04_data.ipynb #01b38eb4
-class ArrayDL(DataLoader):
-    "A fastai DataLoader over an `ArraySet` that fetches whole batches by indexing."
+class ArrayDL(TfmdDL):
+    "A fastai `TfmdDL` over an `ArraySet` that fetches whole batches by indexing; its `after_batch` transforms run on the device."
+    def __init__(self, dataset:ArraySet|None=None, # the data
+                 bs:int=64, # batch size
+                 shuffle:bool=False, # a new order every epoch
+                 num_workers:int=0, # loading processes: none, the data is in memory
+                 **kwargs, # passed to TfmdDL: device, drop_last, after_batch…
+                ): super().__init__(dataset, bs=bs, shuffle=shuffle, num_workers=num_workers, **kwargs)
     def create_batches(self, samps):
-        for idx in self.chunkify(samps):
-            i = torch.as_tensor(list(idx), dtype=torch.long)
-            yield self.dataset.x[i], self.dataset.y[i]
+        for idx in self.chunkify(samps): yield self.dataset[torch.as_tensor(list(idx), dtype=torch.long)]
+
+# %% ../nbs/04_data.ipynb #4f40d0ee
+def _as_pil(o)->Image.Image:
+    "A PIL image from an array or tensor (C, H, W), (H, W, C) or (H, W): uint8, or float in [0, 1]."
+    t = o.detach().cpu().as_subclass(Tensor) if isinstance(o, Tensor) else torch.as_tensor(np.asarray(o))
+    if t.ndim == 3 and t.shape[0] in (1, 3) and t.shape[-1] not in (1, 3): t = t.permute(1, 2, 0)
+    a = (t.float() * (255 if t.is_floating_point() else 1)).round().clamp(0, 255).to(torch.uint8).numpy()
+    return Image.fromarray(a[..., 0] if a.ndim == 3 and a.shape[-1] == 1 else a)
+
+def stack_inputs(items:list, # raw inputs: images (PIL images, files, arrays) or point clouds ((P, 3) arrays)
+                 like:ArraySet, # the dataset whose layout they take (stored image size and channels, or points)
+                )->Tensor:
+    "Raw inputs as one batch laid out like `like.x`: uint8 (N, C, S, S) images or float32 (N, P, 3) point clouds."
+    if like.x.ndim == 3:
+        pts = [torch.as_tensor(np.asarray(o.detach().cpu() if isinstance(o, Tensor) else o, dtype=np.float32)) for o in items]
+        if bad := [tuple(p.shape) for p in pts if p.ndim != 2 or p.shape[-1] != 3]: raise ValueError(f"a point cloud must be a (P, 3) array, got {bad[0]}")
+        return torch.stack([p[:min(len(q) for q in pts)] for p in pts])
+    C, S = like.x.shape[1], like.x.shape[-1]
+    return torch.stack([torch.from_numpy(decode_image(o if isinstance(o, (str, Path, Image.Image)) else _as_pil(o), S, C).copy()) for o in items])
+
+# %% ../nbs/04_data.ipynb #aa75c900
+class ArrayDataLoaders(DataLoaders):
+    "fastai `DataLoaders` over `ArraySet`s with one evaluation DataLoader per size in `eval`; `test_dl` takes raw inputs."
+    def __init__(self, *loaders, # training and validation ArrayDLs
+                 path:str|Path='.', # where `learn.export` writes
+                 device=None, # where batches go
+                 eval:dict|None=None, # {size: ArrayDL}: evaluation DataLoaders
+                ):
+        self.eval = dict(eval or {})
+        super().__init__(*loaders, path=path, device=device)
+    @property
+    def device(self): return self._device
+    @device.setter
+    def device(self, d):
+        for dl in [*self.loaders, *self.eval.values()]: dl.to(d)
+        self._device = d
+
+# %% ../nbs/04_data.ipynb #ff0850ff
+@patch
+def new_empty(self:ArrayDataLoaders):
+    "A copy with the same transforms, settings and class names but no data (what `learn.export` saves)."
+    empty = lambda dl: dl.new(dl.dataset.new_empty())
+    res = type(self)(*map(empty, self.loaders), path=self.path, device=self.device, eval={s: empty(dl) for s, dl in self.eval.items()})
+    res.__dict__.update({k: v for k, v in self.__dict__.items() if k not in res.__dict__})
+    return res
+
+# %% ../nbs/04_data.ipynb #569af543
+@patch
+def test_dl(self:ArrayDataLoaders, test_items, # an ArraySet, raw inputs, or (input, label) pairs with `with_labels`
+            rm_type_tfms=None, # unused: there are no item transforms to remove
+            with_labels:bool=False, # keep (or read) the labels
+            **kwargs):
+    "A DataLoader with the validation transforms over `test_items`."
+    kwargs.pop('process', None)
+    if isinstance(test_items, ArraySet): return self.valid.new(test_items if with_labels else ArraySet(test_items.x, None, test_items.classes), **kwargs)
+    xs, ys = zip(*test_items) if with_labels else (test_items, None)
+    if ys is not None and (bad := [v for v in ys if isinstance(v, str) and v not in self.vocab.o2i]): raise ValueError(f"labels {bad} are not among the classes {list(self.vocab)}")
+    ys = None if ys is None else [self.vocab.o2i[v] if isinstance(v, str) else int(v) for v in ys]
+    return self.valid.new(ArraySet(stack_inputs(xs, self.valid_ds), ys, self.valid_ds.classes), **kwargs)
 
 # %% ../nbs/04_data.ipynb #e1c998f9
 def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
-              tfm, # tfm(size, train) -> the after_batch function for that size (image side or point count)
+              tfm, # tfm(size, train) -> the batch transform(s) for that size (image side or point count)
               size:int, # training and validation size
               eval_sizes:list=(), # sizes of the evaluation DataLoaders (dls.eval)
               bs:int=64, # training batch size
               eval_bs:int|None=None, # validation/evaluation batch size; bs by default
               device=None, # where batches go; the GPU when there is one
-             )->DataLoaders:
+             )->ArrayDataLoaders:
     "fastai DataLoaders (shuffled training, ordered validation) plus one evaluation DataLoader per size in `dls.eval`."
     device = device or ('cuda' if torch.cuda.is_available() else 'cpu')
     mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device, after_batch=tfm(s, train))
-    dls = DataLoaders(mk(data['train'], size, True, bs), mk(data['test'], size, False, eval_bs or bs), device=device)
-    dls.eval = {check_int(s, 'eval size'): mk(data['test'], s, False, eval_bs or bs) for s in eval_sizes}
-    return dls
+    return ArrayDataLoaders(mk(data['train'], size, True, bs), mk(data['test'], size, False, eval_bs or bs), device=device,
+                            eval={check_int(s, 'eval size'): mk(data['test'], s, False, eval_bs or bs) for s in eval_sizes})
 
 # %% ../nbs/04_data.ipynb #49414d09
 def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
@@ -314,6 +474,7 @@ def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
     grid = F.affine_grid(theta, (B, x.shape[1], size, size), align_corners=False)
     return F.grid_sample(x, grid, mode='bilinear', padding_mode='reflection', align_corners=False)
 
+# %% ../nbs/04_data.ipynb #cd9f620d
 def resize_center_crop(x:torch.Tensor, # float images: B, C, H, W
                        size:int, # output side
                        crop_pct:float=0.875, # crop fraction: resize to size/crop_pct first (DeiT evaluation)
@@ -324,20 +485,34 @@ def resize_center_crop(x:torch.Tensor, # float images: B, C, H, W
     o = (r - size) // 2
     return x[..., o:o+size, o:o+size]
 
-# %% ../nbs/04_data.ipynb #14c6e6b5
+# %% ../nbs/04_data.ipynb #0d11998b
 def channel_stats(x:torch.Tensor)->tuple:
     "Per-channel mean and std of uint8 images (N, C, H, W), in [0, 1], from at most 10,000 images."
     s = x[torch.linspace(0, len(x) - 1, min(len(x), 10000)).long()].float() / 255
     return s.mean((0, 2, 3)), s.std((0, 2, 3)).clamp_min(1e-3)
 
-def _image_tfm(mean, std, size, train, min_scale, crop_pct):
-    def tfm(b):
-        x, y = b
-        x = x.float() / 255
-        x = random_resized_crop_flip(x, size, min_scale) if train else resize_center_crop(x, size, crop_pct)
-        return TensorImage((x - mean.to(x.device)[:, None, None]) / std.to(x.device)[:, None, None]), TensorCategory(y)
-    return tfm
+# %% ../nbs/04_data.ipynb #3d0e73de
+class ImageBatchTfm(ItemTransform):
+    "Batch transform of (uint8 images, labels) to typed, normalised float images at side `size` (random-resized crop and flip if `train`); decodes to uint8."
+    order, parameters = 10, ('mean', 'std')
+    def __init__(self, size:int, # output side
+                 mean:Tensor, std:Tensor, # per-channel statistics of the training images, in [0, 1]
+                 train:bool=False, # random-resized crop and flip (training), else resize and centre crop
+                 min_scale:float=0.08, # smallest random crop area (training)
+                 crop_pct:float=0.875, # crop fraction (evaluation)
+                ):
+        self.size, self.train, self.min_scale, self.crop_pct = size, train, min_scale, crop_pct
+        self.mean, self.std = torch.as_tensor(mean).view(-1, 1, 1), torch.as_tensor(std).view(-1, 1, 1)
+    def encodes(self, b): # (images B, C, H, W, labels B,) or (images,)
+        x = b[0].as_subclass(Tensor).float().div(255)
+        x = random_resized_crop_flip(x, self.size, self.min_scale) if self.train else resize_center_crop(x, self.size, self.crop_pct)
+        x = x.sub_(self.mean.to(x.device)).div_(self.std.to(x.device))
+        return (x.as_subclass(TensorImageBW if x.shape[1] == 1 else TensorImage), *(y.as_subclass(TensorCategory) for y in b[1:]))
+    def decodes(self, b):
+        x = b[0].as_subclass(Tensor) * self.std.to(b[0].device) + self.mean.to(b[0].device)
+        return (x.mul_(255).round_().clamp_(0, 255).to(torch.uint8).as_subclass(type(b[0])), *b[1:])
 
+# %% ../nbs/04_data.ipynb #d577ecae
 def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
               size:int|None=None, # training side; the stored size by default
               eval_sizes:list=(), # sides of the evaluation DataLoaders (dls.eval)
@@ -346,57 +521,19 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
               crop_pct:float|None=None, # evaluation crop fraction; 1.0 for small images, 0.875 otherwise
               device=None, # where batches (and their augmentation) go; the GPU when there is one
               eval_bs:int|None=None, # batch size for evaluation; bs by default
-             )->DataLoaders:
+             )->ArrayDataLoaders:
     "fastai DataLoaders for image classification with per-size evaluation DataLoaders in `dls.eval`."
-    tr, te = data['train'], data['test']
+    tr = data['train']
     stored = tr.x.shape[-1]
     size = stored if size is None else check_int(size, 'size')
-    small = stored <= 64
-    min_scale = (0.35 if small else 0.08) if min_scale is None else min_scale
-    crop_pct = (1.0 if small else 0.875) if crop_pct is None else crop_pct
+    min_scale = (0.35 if stored <= 64 else 0.08) if min_scale is None else min_scale
+    crop_pct = (1.0 if stored <= 64 else 0.875) if crop_pct is None else crop_pct
     mean, std = channel_stats(tr.x)
-    dls = array_dls(data, lambda s, train: _image_tfm(mean, std, s, train, min_scale, crop_pct), size, eval_sizes, bs, eval_bs, device)
-    dls.size, dls.c, dls.vocab, dls.n_channels, dls.stats = size, tr.c, tr.classes, tr.x.shape[1], (mean, std)
+    dls = array_dls(data, lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct), size, eval_sizes, bs, eval_bs, device)
+    dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)
     return dls
 
-# %% ../nbs/04_data.ipynb #130f2df7
-def show_image_batch(x:torch.Tensor, # normalised images: B, C, H, W
-                     y:torch.Tensor, # labels
-                     classes:list, # class names
-                     stats:tuple|None=None, # (mean, std) to undo the normalisation
-                     n:int=8, # images to show
-                     ax_row=None, # a row of matplotlib axes to draw into
-                    ):
-    "Show the first `n` images of a batch with their class names."
-    x = x[:n].float().cpu()
-    if stats is not None: x = x * stats[1][:, None, None] + stats[0][:, None, None]
-    axs = ax_row if ax_row is not None else plt.subplots(1, n, figsize=(1.6*n, 1.9))[1]
-    for a, im, l in zip(axs, x, y[:n]):
-        a.imshow(im.clamp(0, 1).permute(1, 2, 0).squeeze(-1).numpy(), cmap='gray' if im.shape[0] == 1 else None)
-        a.set_title(str(classes[int(l)])[:12], fontsize=8); a.axis('off')
-
-# %% ../nbs/04_data.ipynb #dd95b6bf
-def farthest_point_sample(xyz:torch.Tensor, # points: B, P, 3
-                          n:int, # points to keep
-                         )->torch.Tensor:
-    "Indices (B, n) of farthest-point samples, starting from point 0, batched on xyz's device (all points, in order, when n = P)."
-    B, P, _ = xyz.shape
-    if n > P: raise ValueError(f"cannot sample {n} points from shapes of {P}")
-    if n == P: return torch.arange(P, device=xyz.device).expand(B, P)               # the whole set: no loop needed
-    idx = torch.zeros(B, n, dtype=torch.long, device=xyz.device)
-    dist = torch.full((B, P), float('inf'), device=xyz.device)
-    far, ar = torch.zeros(B, dtype=torch.long, device=xyz.device), torch.arange(B, device=xyz.device)
-    for i in range(n):
-        idx[:, i] = far
-        dist = torch.minimum(dist, (xyz - xyz[ar, far][:, None]).pow(2).sum(-1))   # B, P: distance to the chosen set
-        far = dist.argmax(-1)
-    return idx
-
-def gather_points(x:torch.Tensor, idx:torch.Tensor)->torch.Tensor:
-    "x[b, idx[b]] for every batch item: (B, n, C)."
-    return x.gather(1, idx[..., None].expand(*idx.shape, x.shape[-1]))
-
-# %% ../nbs/04_data.ipynb #03f8a70d
+# %% ../nbs/04_data.ipynb #56c6e0c8
 def sample_points(x:torch.Tensor, # points: B, P, 3
                   n:int, # points to keep
                   method:str='first', # 'first', 'random' or 'fps'
@@ -408,6 +545,7 @@ def sample_points(x:torch.Tensor, # points: B, P, 3
     if method == 'fps': return gather_points(x, farthest_point_sample(x, n))
     raise ValueError(f"unknown sampling method {method!r}: choose 'first', 'random' or 'fps'")
 
+# %% ../nbs/04_data.ipynb #ee7cfb94
 def augment_points(x:torch.Tensor, # points: B, N, 3
                    scale:tuple=(2/3, 3/2), # range of the random per-axis scale
                    shift:float=0.2, # range of the random per-axis translation, ±shift
@@ -418,14 +556,19 @@ def augment_points(x:torch.Tensor, # points: B, N, 3
     x = x * torch.empty(B, 1, 3, device=dev).uniform_(*scale) + torch.empty(B, 1, 3, device=dev).uniform_(-shift, shift)
     return gather_points(x, torch.rand(x.shape[:2], device=dev).argsort(1)) if shuffle else x
 
-# %% ../nbs/04_data.ipynb #b64aeed7
-def _point_tfm(n, method, augment):
-    def tfm(b):
-        x, y = b
-        x = sample_points(x, n, method)
-        return (augment_points(x) if augment else x), TensorCategory(y)
-    return tfm
+# %% ../nbs/04_data.ipynb #f0c361f7
+class PointBatchTfm(ItemTransform):
+    "Batch transform of (point clouds, labels): reduce each shape to `n` points by `method`, PCT's augmentation if `augment`, typed."
+    order = 10
+    def __init__(self, n:int, # points to keep
+                 method:str='first', # 'first', 'random' or 'fps' (sample_points)
+                 augment:bool=False, # PCT's training augmentation (augment_points)
+                ): self.n, self.method, self.augment = n, method, augment
+    def encodes(self, b): # (points B, P, 3, labels B,) or (points,)
+        x = sample_points(b[0].as_subclass(Tensor), self.n, self.method)
+        return ((augment_points(x) if self.augment else x).as_subclass(TensorPointCloud), *(y.as_subclass(TensorCategory) for y in b[1:]))
 
+# %% ../nbs/04_data.ipynb #b64aeed7
 def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 points (N, P, 3)
               n_points:int=512, # points per shape in training and validation
               eval_points:list=(), # point counts of the evaluation DataLoaders (dls.eval)
@@ -435,28 +578,72 @@ def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 poin
               augment:bool=True, # PCT's training augmentation
               device=None, # where batches (and their augmentation) go; the GPU when there is one
               eval_bs:int|None=None, # batch size for evaluation; bs by default
-             )->DataLoaders:
+             )->ArrayDataLoaders:
     "fastai DataLoaders for point-cloud classification with per-count evaluation DataLoaders in `dls.eval`."
     tr, te = data['train'], data['test']
     P = min(tr.x.shape[1], te.x.shape[1])
     for n in [n_points, *eval_points]:
         if check_int(n, 'point count') > P: raise ValueError(f"asked for {n} points but the shapes have {P}: use at most {P}")
-    dls = array_dls(data, lambda n, train: _point_tfm(n, sample if train else eval_sample, augment and train),
-                    n_points, eval_points, bs, eval_bs, device)
-    dls.n_points, dls.c, dls.vocab = n_points, tr.c, tr.classes
+    dls = array_dls(data, lambda n, train: PointBatchTfm(n, sample if train else eval_sample, augment and train), n_points, eval_points, bs, eval_bs, device)
+    dls.size = dls.n_points = n_points
     return dls
 
-# %% ../nbs/04_data.ipynb #25d80b0e
-def show_point_batch(x:torch.Tensor, # points: B, N, 3
-                     y:torch.Tensor, # labels
-                     classes:list, # class names
-                     n:int=6, # shapes to show
-                     up:int=1, # index of the up axis
-                    ):
-    "Show the first `n` point clouds of a batch in 3-D with their class names."
-    fig = plt.figure(figsize=(2.6*n, 2.8))
-    for i in range(min(n, len(x))):
-        ax = fig.add_subplot(1, n, i + 1, projection='3d')
-        p = x[i].float().cpu().numpy(); h = [j for j in range(3) if j != up]
-        ax.scatter(p[:, h[0]], p[:, h[1]], p[:, up], s=1, c=p[:, up], cmap='viridis')
-        ax.set_title(str(classes[int(y[i])]), fontsize=9); ax.set_axis_off()
+# %% ../nbs/04_data.ipynb #8e6737be
+def get_grid3d(n:int, # number of axes
+               nrows:int|None=None, # rows; enough for n by default
+               ncols:int|None=None, # columns; up to 5 by default
+               figsize:tuple|None=None, # figure size; 2.6 × 2.8 inches per axes by default
+               title:str|None=None, # figure title
+              )->list:
+    "A grid of `n` 3-D matplotlib axes, row by row (fastai's `get_grid` for point clouds)."
+    ncols = ncols or (math.ceil(n / nrows) if nrows else min(n, 5)); nrows = nrows or math.ceil(n / ncols)
+    fig = plt.figure(figsize=figsize or (2.6 * ncols, 2.8 * nrows))
+    if title: fig.suptitle(title)
+    return [fig.add_subplot(nrows, ncols, i + 1, projection='3d') for i in range(n)]
+
+# %% ../nbs/04_data.ipynb #ebc9358f
+@dispatch
+def show_batch(x:TensorPointCloud, # the batch's points
+               y, # its labels
+               samples, # decoded (points, label) pairs
+               ctxs=None, # 3-D axes to draw into; a new grid by default
+               max_n:int=10, # shapes to show
+               nrows=None, ncols=None, figsize=None, # the grid (get_grid3d)
+               **kwargs, # passed to TensorPointCloud.show (up, s, cmap)
+              ):
+    "fastai's `show_batch` for point clouds: each shape in 3-D, titled with its class."
+    if ctxs is None: ctxs = get_grid3d(min(len(samples), max_n), nrows, ncols, figsize)
+    for i in range(len(samples[0])): ctxs = [o.show(ctx=c, **kwargs) for o, c, _ in zip(samples.itemgot(i), ctxs, range(max_n))]
+    return ctxs
+
+# %% ../nbs/04_data.ipynb #1341b685
+@dispatch
+def show_results(x:TensorPointCloud, # the batch's points
+                 y:TensorCategory, # its labels
+                 samples, # decoded (points, label) pairs
+                 outs, # decoded predictions
+                 ctxs=None, # 3-D axes to draw into; a new grid by default
+                 max_n:int=10, # shapes to show
+                 nrows=None, ncols=None, figsize=None, # the grid (get_grid3d)
+                 **kwargs, # passed to TensorPointCloud.show (up, s, cmap)
+                ):
+    "fastai's `show_results` for point clouds: each shape titled with its class and, green if right and red if wrong, the prediction."
+    if ctxs is None: ctxs = get_grid3d(min(len(samples), max_n), nrows, ncols, figsize)
+    for i in range(2): ctxs = [o.show(ctx=c, **kwargs) for o, c, _ in zip(samples.itemgot(i), ctxs, range(max_n))]
+    return [r.show(ctx=c, color='green' if t == r else 'red', **kwargs) for t, r, c, _ in zip(samples.itemgot(1), outs.itemgot(0), ctxs, range(max_n))]
+
+# %% ../nbs/04_data.ipynb #fe96a1ce
+@dispatch
+def plot_top_losses(x:TensorPointCloud, # the items' points
+                    y:TensorCategory, # their labels
+                    samples, # decoded (points, label) pairs
+                    outs, # decoded predictions
+                    raws, # predicted probabilities
+                    losses, # their losses
+                    nrows=None, ncols=None, figsize=None, # the grid (get_grid3d)
+                    **kwargs, # passed to TensorPointCloud.show (up, s, cmap)
+                   ):
+    "fastai's `plot_top_losses` for point clouds: each shape titled prediction/actual / loss / probability."
+    axs = get_grid3d(len(samples), nrows, ncols, figsize, title='Prediction/Actual/Loss/Probability')
+    for ax, s, o, r, l in zip(axs, samples, outs, raws, losses):
+        s[0].show(ctx=ax, **kwargs); ax.set_title(f'{o[0]}/{s[1]} / {l.item():.2f} / {r.max().item():.2f}', fontsize=8)

@@ -1,4 +1,4 @@
-"""fastai Learners with the paper's training recipes for ViT and PCT, evaluation across sizes, and multi-GPU training through Accelerate.
+"""fastai Learners with the paper's training recipes for ViT and PCT: weight decay per parameter, a backbone/head split for `fine_tune`, top-k that fits the class count, evaluation across sizes, and multi-GPU training through Accelerate.
 
 Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 
@@ -6,38 +6,60 @@ Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 
 # %% ../nbs/07_learner.ipynb #01434250
 from __future__ import annotations
-import math
 from functools import partial
 import pandas as pd
 import torch
 import matplotlib.pyplot as plt
 from torch import nn
 from fastai.learner import Learner
-from fastai.callback.core import Callback
 from fastai.callback.tracker import TrackerCallback
 from fastai.callback.progress import CSVLogger
 from fastai.optimizer import Adam, SGD
 from fastai.losses import LabelSmoothingCrossEntropyFlat
 from fastai.metrics import accuracy, top_k_accuracy
-import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.progress   # fit_one_cycle, to_fp16/to_bf16, progress bars
-from .rope import split_no_decay
+from fastai.torch_core import num_distrib, rank_distrib
+import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # noqa: F401  (they patch Learner: fit_one_cycle, to_fp16/to_bf16, summary)
+from .rope import no_weight_decay_names
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 
 # %% auto #0
-__all__ = ['pe_splitter', 'NoDecayGroup', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes', 'plot_sizes']
+__all__ = ['no_decay_names', 'head_splitter', 'NoDecayLearner', 'class_metrics', 'vit_learner', 'pct_learner', 'fit_recipe',
+           'evaluate_sizes', 'plot_sizes', 'train_and_evaluate']
 
 # %% ../nbs/07_learner.ipynb #a354c658
-def pe_splitter(model:nn.Module)->list:
-    "fastai splitter: [decayed weights, undecayed parameters (RoPE-Mixed frequencies, APE table, 1-D parameters)]."
-    decay, no_decay = split_no_decay(model)
-    pos = {id(p) for n, p in model.named_parameters() if n.startswith('pe.') or n.endswith('cls_token')}
-    return [[p for p in decay if id(p) not in pos], no_decay + [p for p in decay if id(p) in pos]]
+def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
+                  )->set:
+    "Full names of the parameters kept out of weight decay: `no_weight_decay()` names (else `pe.*` and the CLS token) and every 1-D parameter."
+    m = getattr(model, 'module', model)                                   # unwrap DistributedDataParallel
+    names = no_weight_decay_names(m)
+    if not callable(getattr(m, 'no_weight_decay', None)): names |= {n for n, _ in m.named_parameters() if n.startswith('pe.') or n.endswith('cls_token')}
+    return names | {n for n, p in m.named_parameters() if p.ndim <= 1}
 
-class NoDecayGroup(Callback):
-    "Keep weight decay at 0 for the last parameter group (the splitter's undecayed parameters)."
-    order = 1
-    def before_fit(self): self.opt.set_hyper('wd', [self.opt.hypers[0]['wd']] * (len(self.opt.hypers) - 1) + [0.])
+# %% ../nbs/07_learner.ipynb #7f757e9d
+def head_splitter(model:nn.Module, # a model with a `head` (or its DistributedDataParallel wrapper)
+                 )->list:
+    "fastai splitter: [backbone, head] parameters, so that `learn.freeze()` trains the head alone."
+    m = getattr(model, 'module', model)
+    head = {id(p) for p in m.head.parameters()}
+    return [[p for p in m.parameters() if id(p) not in head], list(m.head.parameters())]
+
+# %% ../nbs/07_learner.ipynb #ad796f9c
+class NoDecayLearner(Learner):
+    "A fastai `Learner` whose optimiser never decays `no_decay_names(model)` (fastai's per-parameter `do_wd`)."
+    def create_opt(self):
+        "Make the optimiser, then turn weight decay off for the undecayed parameters."
+        super().create_opt()
+        names = no_decay_names(self.model)
+        for n, p in getattr(self.model, 'module', self.model).named_parameters():
+            if n in names: self.opt.state[p]['do_wd'] = False
+
+# %% ../nbs/07_learner.ipynb #82d932ef
+def class_metrics(n_classes:int, # classes of the task
+                  k:int=5, # the top-k metric, kept only when n_classes > k
+                 )->list:
+    "fastai metrics: accuracy, and top-`k` accuracy when there are more than `k` classes."
+    return [accuracy] + ([partial(top_k_accuracy, k=k)] if n_classes > k else [])
 
 # %% ../nbs/07_learner.ipynb #015b6483
 def _precision(learn:Learner, fp16:bool|None):
@@ -45,45 +67,46 @@ def _precision(learn:Learner, fp16:bool|None):
     if fp16 is False or not torch.cuda.is_available() or torch.device(learn.dls.device).type != 'cuda': return learn
     return learn.to_bf16() if torch.cuda.is_bf16_supported() else learn.to_fp16()
 
+# %% ../nbs/07_learner.ipynb #bd5e831b
 def vit_learner(dls, # image DataLoaders (gridpe.data.image_dls)
                 pe:str='gridpe', # positional embedding kind
                 arch=vit_small, # a ViT constructor (vit_small, vit_tiny, vit_nano) or its name
                 lr:float|None=None, # peak learning rate; 5e-4 × bs / 512 by default
-                wd:float=0.05, # weight decay of the decayed group
+                wd:float=0.05, # weight decay of the decayed parameters
                 label_smoothing:float=0.1, # label smoothing
                 fp16:bool|None=None, # mixed precision; automatic on CUDA by default
                 cbs=None, # extra fastai callbacks
                 path='.', # where `learn.save` writes (path/models)
                 **kwargs, # passed to the architecture (heads, patch_size, drop_path, pe_kwargs…)
-               )->Learner:
+               )->NoDecayLearner:
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **kwargs)
-    learn = Learner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(Adam, decouple_wd=True),
-                    splitter=pe_splitter, wd=wd, wd_bn_bias=True, metrics=[accuracy, partial(top_k_accuracy, k=5)],
-                    cbs=[NoDecayGroup()] + list(cbs or []), path=path)
+    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(Adam, decouple_wd=True),
+                           splitter=head_splitter, wd=wd, metrics=class_metrics(dls.c), cbs=cbs, path=path)
     learn.recipe = dict(lr=lr or 5e-4 * dls.bs / 512, schedule='one_cycle', pct_start=0.1)
     return _precision(learn, fp16)
 
+# %% ../nbs/07_learner.ipynb #1afe2d05
 def pct_learner(dls, # point DataLoaders (gridpe.data.point_dls)
                 pe:str='gridpe', # positional embedding kind
                 arch=pct, # a PCT constructor (pct, pct_tiny) or its name
                 lr:float|None=None, # peak learning rate; the reference's 0.01 (SGD) by default
-                wd:float=5e-4, # weight decay
+                wd:float=5e-4, # weight decay of the decayed parameters
                 label_smoothing:float=0.2, # label smoothing (the reference's eps)
                 fp16:bool|None=None, # mixed precision; automatic on CUDA by default
                 cbs=None, # extra fastai callbacks
                 path='.', # where `learn.save` writes (path/models)
                 **kwargs, # passed to pct (centres, k, pool, pos_scale, pe_kwargs…)
-               )->Learner:
+               )->NoDecayLearner:
     "A fastai Learner for PCT with positional embedding `pe`, with the reference recipe."
     arch = PCT_ARCHS[arch] if isinstance(arch, str) else arch
-    learn = Learner(dls, arch(dls.c, pe, **kwargs), loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
-                    opt_func=partial(SGD, mom=0.9), splitter=pe_splitter, wd=wd, wd_bn_bias=True, moms=(0.9, 0.9, 0.9),
-                    metrics=[accuracy, partial(top_k_accuracy, k=5)], cbs=[NoDecayGroup()] + list(cbs or []), path=path)
+    learn = NoDecayLearner(dls, arch(dls.c, pe, **kwargs), loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(SGD, mom=0.9),
+                           splitter=head_splitter, wd=wd, moms=(0.9, 0.9, 0.9), metrics=class_metrics(dls.c), cbs=cbs, path=path)
     learn.recipe = dict(lr=lr or 0.01, schedule='cos', pct_start=0.)
     return _precision(learn, fp16)
 
+# %% ../nbs/07_learner.ipynb #3e4c1a7b
 def fit_recipe(learn:Learner, # from vit_learner or pct_learner
                epochs:int, # epochs to train
                **kwargs, # passed to the fit method
@@ -97,17 +120,18 @@ def fit_recipe(learn:Learner, # from vit_learner or pct_learner
 def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
                    sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
                   )->pd.DataFrame:
-    "Top-1, top-5 accuracy and loss at each evaluation size."
+    "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each evaluation size: columns size, top1, top5, loss."
     sizes = list(learn.dls.eval) if sizes is None else sizes
     if missing := [s for s in sizes if s not in learn.dls.eval]: raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
     fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch: no checkpoint, no log line
-    rows = []
+    names, rows = ['loss'] + [m.name for m in learn.metrics], []
     with learn.removed_cbs(fit_cbs), learn.no_bar():
         for s in sizes:
-            loss, top1, top5 = learn.validate(dl=learn.dls.eval[s])
-            rows.append(dict(size=s, top1=float(top1), top5=float(top5), loss=float(loss)))
-    return pd.DataFrame(rows)
+            r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval[s]))))
+            rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')), loss=r['loss']))
+    return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
 
+# %% ../nbs/07_learner.ipynb #3132bf08
 def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
                train_size:int|None=None, # marks the training size
                ax=None, # matplotlib axes
@@ -122,3 +146,17 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
     if train_size: ax.axvline(train_size, color='grey', ls=':', label='training size')
     ax.set(xlabel='evaluation size', ylabel=f'{metric} accuracy (%)'); ax.legend()
     return ax
+
+# %% ../nbs/07_learner.ipynb #508336ad
+def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
+                       epochs:int, # epochs to train
+                      )->pd.DataFrame|None:
+    "`fit_recipe` then `evaluate_sizes`; under `accelerate launch`/`torchrun` both inside `learn.distrib_ctx()`, and only rank 0 gets the table."
+    if num_distrib() <= 1:
+        fit_recipe(learn, epochs)
+        return evaluate_sizes(learn)
+    if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx; needs accelerate)
+    with learn.distrib_ctx():                                              # every process trains and evaluates its share
+        fit_recipe(learn, epochs)
+        df = evaluate_sizes(learn)
+    return None if rank_distrib() else df

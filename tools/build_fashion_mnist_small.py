@@ -5,7 +5,7 @@
 
 A stratified random subset (500 train and 100 test images per class by default), uint8 28×28, with the class names.
 """
-import argparse, shutil
+import argparse
 from pathlib import Path
 import numpy as np
 from gridpe.data import read_idx, FASHION_MNIST_CLASSES

@@ -9,7 +9,7 @@ A model's class is the last class word in its English name ("table lamp" is a la
 sampled on the surface (area-weighted), several times with a random rotation about the up axis, then centred and
 scaled into the unit sphere. Models, not samples, are split into train and test.
 """
-import argparse, io, re, tempfile, zipfile
+import argparse, re, tempfile, zipfile
 from collections import defaultdict
 from pathlib import Path
 import numpy as np

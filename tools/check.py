@@ -1,11 +1,14 @@
 #!/usr/bin/env python
-"""Every check CI runs, in order, counted: notebooks and modules in sync, notebooks clean, `nbdev-test` per notebook,
-`nbdev-proc-nbs` and each processed notebook valid and convertible, README in sync with nbs/index.ipynb, and the wheel
-built and imported from a fresh venv. The last line is `N passed, N failed`; the exit code is 1 if anything failed.
+"""Every check CI runs, in order, counted: notebooks and modules in sync, notebooks clean, ruff (pyflakes rules) on
+gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml, README in sync with nbs/index.ipynb
+and its links resolving, `nbdev-test` per notebook, `nbdev-proc-nbs` and each processed notebook valid and
+convertible, and the wheel built, installed into a fresh venv and smoke-tested there (tools/smoke.py: every public
+name of every module called on tiny inputs). The last line is `N passed, N failed`; the exit code is 1 if anything
+failed.
 
 Usage: python tools/check.py [--skip-wheel]
 """
-import hashlib, json, os, re, subprocess, sys, tempfile, time
+import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, time, tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,23 +86,70 @@ def wheel():
         r = sh(f'{sys.executable} -m venv {venv} && {venv}/bin/python -m pip install -q {os.environ.get("GRIDPE_TORCH", torch_pair)} '
                f'&& {venv}/bin/python -m pip install -q {whl[0]}', env=env)
         record('wheel installs into a fresh venv', r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:])
-        code = ('import gridpe, gridpe.theory; from gridpe.simplex import simplex_wave_vectors, random_rotation; '
-                'from gridpe.rope import make_pe, apply_rope, grid_positions; from gridpe.attention import Attention; '
-                'assert simplex_wave_vectors(2).shape == (3, 2); assert make_pe("gridpe", 64, 6, 2)(grid_positions(14, 14)).shape == (1, 6, 196, 32); '
-                'from gridpe.data import fashion_mnist_small, furniture_points; '
-                'assert len(fashion_mnist_small()["train"]) == 5000 and furniture_points()["train"].c == 10; '
-                'assert "site-packages" in gridpe.__file__; print(gridpe.__version__)')
-        r = subprocess.run([f'{venv}/bin/python', '-c', code], cwd=tmp, text=True, capture_output=True)
-        record('gridpe imports from the installed wheel', r.returncode == 0, r.stdout + r.stderr)
+        r = sh(f'{venv}/bin/python -m pip install -q {SMOKE_NEEDS}', env=env)               # what the smoke test itself uses
+        if r.returncode: record(f'pip install {SMOKE_NEEDS} (for the smoke test)', False, r.stdout[-2000:] + r.stderr[-3000:])
+        smoke(f'{venv}/bin/python', tmp)
+
+SMOKE_NEEDS = 'timm'   # not a dependency of gridpe: the smoke test builds a plain timm ViT for gridpe.timm_rope
+
+def smoke(python, tmp):
+    "Run tools/smoke.py with `python` (the fresh venv's) outside the source tree and count each of its results."
+    out = Path(tmp)/'smoke.json'
+    env = dict(os.environ, MPLBACKEND='Agg', GRIDPE_CACHE=f'{tmp}/cache')
+    try: r = subprocess.run([python, str(ROOT/'tools'/'smoke.py'), '--installed', '--json', str(out)], cwd=tmp, env=env,
+                            text=True, capture_output=True, timeout=900)
+    except subprocess.TimeoutExpired as e: r = subprocess.CompletedProcess(e.cmd, 1, str(e.stdout or ''), f'timed out after {e.timeout} s')
+    if not out.exists():
+        record('smoke test of the installed wheel ran', False, r.stdout[-3000:] + r.stderr[-3000:]); return
+    for t in json.loads(out.read_text()): record(t['name'], t['ok'], t['detail'])
+    print('      ' + (r.stdout.strip().splitlines() or [''])[-1], flush=True)
+
+def ruff():
+    r = sh(f'{sys.executable} -m ruff check --output-format concise gridpe tools')
+    record('ruff check gridpe/ tools/ (pyflakes: undefined names, unused imports, ...)', r.returncode == 0,
+           (r.stdout + r.stderr) if 'No module named ruff' not in r.stderr else 'ruff is not installed: pip install -e ".[dev]"')
+
+def _dist(name): return re.sub(r'[-_.]+', '-', name).lower()
+
+def imports_declared():
+    """Every third-party module gridpe imports at module level is in [project].dependencies; inside functions, in any
+    extra; inside `try: ... except ImportError` it is optional."""
+    proj = tomllib.loads((ROOT/'pyproject.toml').read_text())['project']
+    req = lambda rs: {_dist(re.split(r'[<>=!~\[; ]', r, maxsplit=1)[0]) for r in rs}
+    deps, extras = req(proj['dependencies']), set().union(*map(req, proj.get('optional-dependencies', {}).values()))
+    provides = importlib.metadata.packages_distributions()
+    problems = []
+    for f in sorted((ROOT/'gridpe').glob('*.py')):
+        if f.name == '_modidx.py': continue
+        tree = ast.parse(f.read_text())
+        lazy = {id(n) for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(fn)}
+        optional = {id(n) for t in ast.walk(tree) if isinstance(t, ast.Try)                 # try: import x / except ImportError
+                    and any(isinstance(h.type, ast.Name) and h.type.id in ('ImportError', 'ModuleNotFoundError') for h in t.handlers)
+                    for b in t.body for n in ast.walk(b)}
+        for n in ast.walk(tree):
+            if id(n) in optional: continue
+            names = ([a.name for a in n.names] if isinstance(n, ast.Import) else
+                     [n.module] if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module else [])
+            for m in {x.split('.')[0] for x in names} - set(sys.stdlib_module_names) - {'__future__', 'gridpe'}:
+                dists = {_dist(d) for d in provides.get(m, [])}
+                if not dists: problems.append(f'{f.name}:{n.lineno}: imports {m}, which no installed distribution provides')
+                elif not dists & (deps | extras if id(n) in lazy else deps):
+                    problems.append(f"{f.name}:{n.lineno}: imports {m} ({', '.join(sorted(dists))}) but pyproject.toml does not declare it"
+                                    + (' (in dependencies or an extra)' if id(n) in lazy else ' in [project].dependencies'))
+    record('every third-party import of gridpe/ is declared in pyproject.toml', not problems, '\n'.join(problems))
 
 def readme():
     r = sh(f'{sys.executable} tools/readme.py --check')
-    record('README.md in sync with nbs/index.ipynb', r.returncode == 0, r.stdout + r.stderr)
+    record('README.md and its figures in sync with nbs/index.ipynb', r.returncode == 0, r.stdout + r.stderr)
+    r = sh(f'{sys.executable} tools/readme.py --links')
+    record('every relative link and image of README.md exists in the repository', r.returncode == 0, r.stdout + r.stderr)
 
 if __name__ == '__main__':
     os.environ.setdefault('MPLBACKEND', 'Agg')
     unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)')
     unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)')
+    ruff()
+    imports_declared()
     readme()
     nbdev_test()
     proc_docs()

@@ -3,11 +3,15 @@
 fastai training epochs with the data (bf16). A training epoch slower than the model alone would run means the data stalls.
 
 Usage: python tools/gpu_bench.py --data FASHION_MNIST_IDX_DIR --out results.json [--size 32] [--bs 512]
+       python tools/gpu_bench.py --synthetic 50000 --out results.json   # random CIFAR-shaped uint8 images (3×32×32, 10 classes)
+
+Throughput does not depend on the pixels, so `--synthetic` measures the same data path without carrying a dataset;
+run it with PYTHONPATH pointing at two versions of the package, in one call on one card, to compare them.
 """
 import argparse, json, time
 import torch
 from fastai.callback.core import Callback
-from gridpe.data import fashion_mnist, image_dls
+from gridpe.data import fashion_mnist, image_dls, ArraySet
 from gridpe.learner import vit_learner
 
 class TrainTimer(Callback):
@@ -25,12 +29,21 @@ def timeit(f, n):
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(); ap.add_argument('--data'); ap.add_argument('--out'); ap.add_argument('--size', type=int, default=32)
-    ap.add_argument('--bs', type=int, default=512); ap.add_argument('--arch', default='vit_tiny'); a = ap.parse_args()
+    ap.add_argument('--bs', type=int, default=512); ap.add_argument('--arch', default='vit_tiny')
+    ap.add_argument('--synthetic', type=int, default=0, help='train on N random 3x32x32 uint8 images (10 classes) instead of --data')
+    a = ap.parse_args()
     res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, size=a.size, bs=a.bs, arch=a.arch)
-    dls = image_dls(fashion_mnist(a.data), a.size, bs=a.bs, device='cuda')
+    if a.synthetic:
+        g = torch.Generator().manual_seed(0)
+        mk = lambda n: ArraySet(torch.randint(0, 256, (n, 3, 32, 32), dtype=torch.uint8, generator=g), torch.randint(0, 10, (n,), generator=g), [f'c{i}' for i in range(10)])
+        data = {'train': mk(a.synthetic), 'test': mk(max(a.synthetic // 5, a.bs))}
+    else: data = fashion_mnist(a.data)
+    res['data'] = f'synthetic {a.synthetic}' if a.synthetic else a.data
+    res['gridpe_module'] = __import__('gridpe').__file__
+    dls = image_dls(data, a.size, bs=a.bs, device='cuda')
     it = iter(dls.train); next(it)
     def batches(n=20):
-        for _ in range(n): b = next(it)
+        for _ in range(n): next(it)
         torch.cuda.synchronize()
     res['dataloader_img_per_s'] = 20 * a.bs / timeit(lambda: batches(20), 2) if len(dls.train) > 70 else None
     for pe in ('gridpe', 'ape'):

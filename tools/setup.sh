@@ -14,6 +14,7 @@ if [ -z "${GRIDPE_TORCH:-}" ]; then
 fi
 python -c "import torch, torchvision" 2>/dev/null || python -m pip install -q $GRIDPE_TORCH 2>&1 | grep -v '^WARNING: Location' || true
 python -c "import torch, torchvision" || { echo "torch/torchvision did not install (tried: $GRIDPE_TORCH)"; exit 1; }
-python -m pip install -q -e ".[dev]" 2>&1 | grep -v -e '^WARNING: Location' -e '^ *$' || true
+# PYTHONWARNINGS: setuptools warns on every editable install ("Editable installation ... be careful"), which says nothing here
+PYTHONWARNINGS=ignore python -m pip install -q -e ".[dev]" 2>&1 | grep -v -e '^WARNING: Location' -e '^ *$' || true
 python -c "import gridpe, nbdev" || { echo "gridpe did not install"; exit 1; }
-echo "gridpe installed in $VENV (torch $(python -c 'import torch; print(torch.__version__)'))"
+echo "gridpe installed in $VENV (torch $(python -c 'import torch; print(torch.__version__)')) in ${SECONDS} s"
