@@ -80,6 +80,19 @@ if triton is not None:
         x1, x2 = tl.split(tl.reshape(x.to(tl.float32), (BLOCK_N, BLOCK_D // 2, 2)))
         return tl.reshape(tl.join(x1*c - x2*s, x1*s + x2*c), (BLOCK_N, BLOCK_D))
 
+    @triton.jit
+    def _tile(N, n_prefix, P, sth, stn, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr):
+        "This program's head h, tokens n and channels d; the mask of rotated pairs, their table offsets, and the in-bounds mask."
+        h, n = tl.program_id(1), tl.program_id(0)*BLOCK_N + tl.arange(0, BLOCK_N)
+        d, i = tl.arange(0, BLOCK_D), tl.arange(0, BLOCK_D // 2)
+        rot = ((n >= n_prefix) & (n < N))[:, None] & (i < P)[None, :]
+        return h, n, d, rot, h*sth + (n - n_prefix)[:, None]*stn + i[None, :], (n < N)[:, None] & (d < D)[None, :]
+
+    @triton.jit
+    def _load_table(cos_ptr, sin_ptr, off, rot):
+        "cos and sin of the rotated pairs (1 and 0 elsewhere, so other channels pass through)."
+        return tl.load(cos_ptr + off, rot, other=1.), tl.load(sin_ptr + off, rot, other=0.)
+
 # %% ../nbs/02a_fused.ipynb #f020
 if triton is not None:
     @triton.jit
@@ -88,17 +101,13 @@ if triton is not None:
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
                          SHARED:tl.constexpr, B_PER_PROG:tl.constexpr):
         "x (B, N, S, H, D) any strides → out (S, B, N, H, D) contiguous, slots < N_ROT rotated by the table (1|B, H, N - n_prefix, P)."
-        h, n = tl.program_id(1), tl.program_id(0)*BLOCK_N + tl.arange(0, BLOCK_N)
-        d, i = tl.arange(0, BLOCK_D), tl.arange(0, BLOCK_D // 2)
-        rot = ((n >= n_prefix) & (n < N))[:, None] & (i < P)[None, :]
-        t_off = h*sth + (n - n_prefix)[:, None]*stn + i[None, :]
-        if SHARED: c, s = tl.load(cos_ptr + t_off, rot, other=1.), tl.load(sin_ptr + t_off, rot, other=0.)
-        io_mask = (n < N)[:, None] & (d < D)[None, :]
+        h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
+        if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         x_off, o_off = n[:, None]*sxn + d[None, :]*sxd + h*sxh, n[:, None].to(tl.int64)*H*D + h*D + d[None, :]
         for bi in range(B_PER_PROG):
             b = (tl.program_id(2)*B_PER_PROG + bi).to(tl.int64)
             m = io_mask & (b < B)
-            if not SHARED: c, s = tl.load(cos_ptr + b*stb + t_off, rot, other=1.), tl.load(sin_ptr + b*stb + t_off, rot, other=0.)
+            if not SHARED: c, s = _load_table(cos_ptr + b*stb, sin_ptr + b*stb, t_off, rot)
             for si in tl.static_range(S):
                 xt = tl.load(x_ptr + b*sxb + si*sxs + x_off, m)
                 if si < N_ROT: xt = _rotate(xt, c, s, BLOCK_N, BLOCK_D)
@@ -141,19 +150,15 @@ if triton is not None:
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
                          SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr):
         "g and the output y (S, B, H, N, D) any strides → grad_x (B, N, S, H, D) contiguous and, if TABLE_GRAD, the table's gradients."
-        h, n = tl.program_id(1), tl.program_id(0)*BLOCK_N + tl.arange(0, BLOCK_N)
-        d, i = tl.arange(0, BLOCK_D), tl.arange(0, BLOCK_D // 2)
-        rot = ((n >= n_prefix) & (n < N))[:, None] & (i < P)[None, :]
-        t_off = h*sth + (n - n_prefix)[:, None]*stn + i[None, :]
-        if SHARED: c, s = tl.load(cos_ptr + t_off, rot, other=1.), tl.load(sin_ptr + t_off, rot, other=0.)
-        io_mask = (n < N)[:, None] & (d < D)[None, :]
+        h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
+        if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         g_off, y_off = n[:, None]*sgn + d[None, :]*sgd + h*sgh, n[:, None]*syn + d[None, :]*syd + h*syh
         gx_off = n[:, None].to(tl.int64)*S*H*D + h*D + d[None, :]
         dc, ds = tl.zeros((BLOCK_N, BLOCK_D // 2), tl.float32), tl.zeros((BLOCK_N, BLOCK_D // 2), tl.float32)
         for bi in range(B_PER_PROG):
             b = (tl.program_id(2)*B_PER_PROG + bi).to(tl.int64)
             m = io_mask & (b < B)
-            if not SHARED: c, s = tl.load(cos_ptr + b*stb + t_off, rot, other=1.), tl.load(sin_ptr + b*stb + t_off, rot, other=0.)
+            if not SHARED: c, s = _load_table(cos_ptr + b*stb, sin_ptr + b*stb, t_off, rot)
             for si in tl.static_range(S):
                 gt = tl.load(g_ptr + b*sgb + si*sgs + g_off, m)
                 if si < N_ROT:
