@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/compare.html.md"""
 
 # %% ../nbs/08_compare.ipynb #0b6ddbbf
 from __future__ import annotations
-import argparse, ast, contextlib, fcntl, inspect, io, json, linecache, multiprocessing, os, sys, textwrap, time, tokenize, types, typing
+import argparse, ast, contextlib, copy, math, fcntl, inspect, io, json, linecache, multiprocessing, os, sys, textwrap, time, tokenize, types, typing
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, fields, asdict
 from functools import partial
@@ -27,11 +27,11 @@ from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import CSVLogger, ProgressCallback
 
 # %% auto #0
-__all__ = ['NOT_IDENTITY', 'TASKS', 'MODEL_ARGS', 'COLUMNS', 'Config', 'field_docs', 'Task', 'CompareError', 'resolve',
-           'check_numbers', 'vit_width', 'valid_heads', 'check_model', 'check_settings', 'load_data', 'check_data',
-           'write_atomic', 'run_lock', 'read_results', 'part_path', 'read_part', 'settings_diff', 'to_json',
-           'open_folder', 'run_one', 'train_part', 'say', 'train_all', 'run_parallel', 'merge_results', 'summary',
-           'report', 'compare', 'cli_parser', 'main']
+__all__ = ['NOT_IDENTITY', 'TASKS', 'MODEL_ARGS', 'COLUMNS', 'Config', 'field_docs', 'Task', 'CompareError', 'parse_dict',
+           'resolve', 'check_numbers', 'vit_width', 'valid_heads', 'check_model', 'check_settings', 'model_kwargs',
+           'call_kwargs', 'load_data', 'check_data', 'write_atomic', 'run_lock', 'read_results', 'part_path',
+           'read_part', 'settings_diff', 'to_json', 'open_folder', 'run_one', 'train_part', 'say', 'train_all',
+           'run_parallel', 'merge_results', 'summary', 'report', 'compare', 'cli_parser', 'main']
 
 # %% ../nbs/08_compare.ipynb #2cd38a4f
 NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet')   # settings that do not change a run's numbers
@@ -46,11 +46,31 @@ class Config:
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
     lr:float|None=None # peak learning rate; the recipe's (ViT 5e-4 × bs / 512, PCT 0.01) except where the small defaults raise it
-    bs:int|None=None # batch size per process
+    bs:int|None=None # batch size in total: each of W processes (accelerate launch / torchrun) takes bs // W
     heads:int|None=None # ViT attention heads
     patch_size:int|None=None # ViT patch side (px)
     amp:bool=True # mixed precision on a GPU (bf16 where supported); --no-amp trains in float32
-    paper:bool=False # the paper's protocol: ViT-S at 224 px for 150 epochs; PCT on 512 points for 100 epochs
+    paper:bool=False # the paper's protocol as its official code ran it: ViT-S (4 heads) at 224 px for 150 epochs; PCT on 512 points for 100 epochs
+    wd:float|None=None # weight decay of the decayed parameters
+    label_smoothing:float|None=None # label smoothing of the loss
+    mixup:float|None=None # MixUp alpha on images (0: off); with cutmix too, each batch takes one of the two
+    cutmix:float|None=None # CutMix alpha on images (0: off)
+    warmup_epochs:int|None=None # images: linear warm-up epochs, then cosine down to min_lr; None: fastai's one-cycle
+    min_lr:float|None=None # learning rate at the end of the cosine schedule
+    momentum:float|None=None # SGD momentum (points)
+    drop_path:float|None=None # stochastic depth of the last ViT block (linearly increasing)
+    layer_scale:float|None=None # ViT LayerScale gains' initial value (official _LS models: 1e-4); None: no LayerScale
+    positions:str|None=None # ViT patch positions: index (patch indices; other sizes extrapolate) or scaled (other sizes interpolate)
+    crop_pct:float|None=None # evaluation centre-crop fraction of images; None: 1.0 for small images, 0.875 otherwise
+    three_augment:bool|None=None # DeiT's ThreeAugment on training images (one of grayscale, solarize, blur)
+    color_jitter:float|None=None # colour-jitter strength on training images (0: off)
+    repeated_aug:int|None=None # repeated augmentation: each training image this many times per epoch, augmented differently (1: off)
+    pool:str|None=None # PCT global pooling: max+avg (concatenated) or max (official)
+    ape:str|None=None # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention input)
+    pos_scale:dict|None=None # PCT positions each kind sees, xyz × scale: JSON, kind=scale pairs (others keep theirs) or one number for every kind
+    sample:str|None=None # how training shapes are reduced to --size points: first (official), random or fps; evaluation takes the first
+    pe_options:dict|None=None # extra model settings per kind (pe_per_block, pe_kwargs such as base and rotate): JSON or kind=JSON pairs; a kind named replaces its entry
+    best:bool|None=None # also report the epoch of best validation top-1 at the training size (saved, reloaded, evaluated); both are recorded, labelled
     pe:list[str]|None=None # positional embeddings to compare
     seeds:list[int]|None=None # random seeds
     out:str|None=None # results folder
@@ -80,8 +100,8 @@ def field_docs(cls:type, # a dataclass
 class Task:
     "What `gridpe-compare` needs for one task (a row of `TASKS`)."
     load:Callable # the dataset: (folder or None for the embedded one, max_size=largest size) -> {'train', 'test'} ArraySets
-    dls:Callable # DataLoaders: (data, size, eval_sizes, bs, device=) -> DataLoaders with `eval`
-    learner:Callable # Learner: (dls, pe, arch=, lr=, fp16=, cbs=, **model_args)
+    dls:Callable # DataLoaders: (data, size, eval_sizes, bs, device=, **data_args) -> DataLoaders with `eval`
+    learner:Callable # Learner: (dls, pe, arch=, lr=, fp16=, cbs=, **learner_args, **model_args)
     archs:dict # architecture names and constructors
     model_args:tuple # Config fields passed on to the architecture
     defaults:dict # the settings without --paper
@@ -89,19 +109,38 @@ class Task:
     recipe_lr:Callable # the recipe's peak learning rate for a batch size
     unit:str # what a size counts
     n_points:Callable|None=None # the largest point count a dataset allows (points per shape)
+    data_args:tuple=() # Config fields passed on to the DataLoaders
+    learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
 
 # %% ../nbs/08_compare.ipynb #5b316abb
+_ROTARY = [k for k in PE_KINDS if k != 'none']                       # kinds that see positions (pos_scale keys)
 TASKS = {
-    'image': Task(partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, model_args=('heads', 'patch_size'), unit='px',
+    'image': Task(partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
+                  model_args=('heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
+                  data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug'),
+                  learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr'),
                   defaults=dict(arch='vit_nano', heads=2, patch_size=4, epochs=5, size=28, bs=128, lr=2e-3, eval_sizes=[20, 28, 36, 44, 56],
+                                wd=0.05, label_smoothing=0.1, mixup=0., cutmix=0., warmup_epochs=None, min_lr=0., drop_path=0.1, layer_scale=None,
+                                positions='index', crop_pct=None, three_augment=False, color_jitter=0., repeated_aug=1, best=False, pe_options={},
                                 pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0]),
-                  paper=dict(arch='vit_small', heads=6, patch_size=16, epochs=150, size=224, bs=256, lr=None,
-                             eval_sizes=[160, 192, 224, 256, 320, 384, 448, 512]),
+                  paper=dict(arch='vit_small', heads=4, patch_size=16, epochs=150, size=224, bs=256, lr=5e-4,
+                             eval_sizes=[160, 192, 224, 256, 320, 384, 448, 512], wd=0.03, label_smoothing=0., mixup=0.8, cutmix=1.,
+                             warmup_epochs=5, min_lr=1e-5, drop_path=0., layer_scale=1e-4, positions='index', crop_pct=1., three_augment=True,
+                             color_jitter=0.3, repeated_aug=3, best=True, pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'],
+                             pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 10000, 'rotate': 'head'}},
+                                         'rope_mixed': {'pe_per_block': True}, 'rope_axial': {'pe_per_block': False}}),
                   recipe_lr=lambda bs: 5e-4 * bs / 512),
-    'points': Task(partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, model_args=(), unit='points',
+    'points': Task(partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points',
+                   model_args=('pool', 'ape', 'pos_scale'), data_args=('sample',), learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr'),
                    defaults=dict(arch='pct_tiny', epochs=4, size=256, bs=32, lr=0.05, eval_sizes=[128, 256, 512, 1024],
+                                 wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=0., pool='max+avg', ape='mlp_once',
+                                 pos_scale=dict.fromkeys(_ROTARY, 32.), sample='random', best=False, pe_options={},
                                  pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0]),
-                   paper=dict(arch='pct', epochs=100, size=512, lr=None, eval_sizes=[256, 512, 1024, 2048]),
+                   paper=dict(arch='pct', epochs=100, size=512, bs=32, lr=5e-3, eval_sizes=list(range(256, 2049, 128)),
+                              wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=5e-5, pool='max', ape='conv_every',
+                              pos_scale={'gridpe': 1., 'rope_axial': 10., 'rope_mixed': 10., 'ape': 1.}, sample='first', best=True,
+                              pe=['none', 'ape', 'rope_axial', 'gridpe', 'rope_mixed'],
+                              pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}}),
                    recipe_lr=lambda bs: 0.01, n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
 }
 MODEL_ARGS = tuple(dict.fromkeys(k for t in TASKS.values() for k in t.model_args))   # settings of some task's architecture
@@ -110,15 +149,40 @@ MODEL_ARGS = tuple(dict.fromkeys(k for t in TASKS.values() for k in t.model_args
 class CompareError(ValueError):
     "A request `gridpe-compare` cannot run; the message says how to fix it."
 
+def _flag(name:str)->str: return '--' + name.replace('_', '-')   # a setting as its command-line flag
+
+# %% ../nbs/08_compare.ipynb #ea09c237
+def parse_dict(words:list|str, # the flag's words: one JSON object, key=value pairs, or one number
+              )->dict|float:
+    "The value of a per-kind flag: a JSON object or key=value pairs (values JSON where they parse, else text) as a dict; one number as it is."
+    words = [words] if isinstance(words, str) else [str(w) for w in words]
+    if len(words) == 1:
+        try: v = json.loads(words[0])
+        except ValueError: v = None
+        if isinstance(v, (dict, int, float)) and not isinstance(v, bool): return v
+    out = {}
+    for w in words:
+        k, eq, v = w.partition('=')
+        if not (eq and k): raise CompareError(f"expected a JSON object or key=value pairs, got {' '.join(words)!r}")
+        try: out[k] = json.loads(v)
+        except ValueError: out[k] = v
+    return out
+
 # %% ../nbs/08_compare.ipynb #b69e49df
 def resolve(task:str='image', # a key of TASKS
             paper:bool=False, # start from the paper's protocol
             **flags, # Config fields given explicitly; None means not given
            )->Config:
-    "A job's settings: the task's defaults, then --paper's, then the flags given; learning rate and folder resolved."
+    "A job's settings: the task's defaults, then --paper's, then the flags given; learning rate, per-kind settings and folder resolved."
     if task not in TASKS: raise CompareError(f"unknown task {task!r}: choose from {', '.join(TASKS)}")
     t, flags = TASKS[task], {k: v for k, v in flags.items() if v is not None}
-    s = {**t.defaults, **(t.paper if paper else {})}
+    s = copy.deepcopy({**t.defaults, **(t.paper if paper else {})})
+    for k in ('pos_scale', 'pe_options'):
+        if k not in flags: continue
+        v = parse_dict(flags[k]) if isinstance(flags[k], (str, list)) else flags[k]
+        if k == 'pos_scale' and not isinstance(v, dict): v = dict.fromkeys(_ROTARY, v)      # one number: every kind
+        if not isinstance(v, dict): raise CompareError(f"{_flag(k)} must be per kind (JSON or kind=value pairs), got {v!r}")
+        flags[k] = {**(s.get(k) or {}), **copy.deepcopy(v)}                                 # the kinds named replace theirs
     if flags.get('arch', s['arch']) != s['arch'] and 'lr' not in flags: s['lr'] = None      # another model: its recipe's rate
     cfg = Config(task=task, paper=bool(paper), **{**s, **flags})
     if cfg.lr is None: cfg.lr = t.recipe_lr(cfg.bs)
@@ -128,15 +192,21 @@ def resolve(task:str='image', # a key of TASKS
     return cfg
 
 # %% ../nbs/08_compare.ipynb #2c4e0358
-def _flag(name:str)->str: return '--' + name.replace('_', '-')
-
 def check_numbers(cfg:Config):
-    "CompareError for a count below 1 (epochs, sizes, batch, jobs, heads, patch), a negative seed or a learning rate ≤ 0."
-    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', *MODEL_ARGS) if getattr(cfg, k) is not None]
+    "CompareError for a count below 1 (epochs, sizes, batch, jobs, heads, patch, repeats), a negative seed or warm-up, a rate, crop or scale ≤ 0, a negative decay, smoothing, mixing, drop, jitter or momentum."
+    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'heads', 'patch_size', 'repeated_aug') if getattr(cfg, k) is not None]
     try:
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
         for s in cfg.seeds: check_int(s, '--seeds', 0)
+        if cfg.warmup_epochs is not None: check_int(cfg.warmup_epochs, '--warmup-epochs', 0)
         check_positive(cfg.lr, '--lr')
+        for k in ('crop_pct', 'layer_scale'):
+            if getattr(cfg, k) is not None: check_positive(getattr(cfg, k), _flag(k))
+        for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
+        for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum'):
+            v = getattr(cfg, k)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0):
+                raise ValueError(f"{_flag(k)} must be a number >= 0, got {v!r}")
     except ValueError as e: raise CompareError(str(e)) from None
 
 # %% ../nbs/08_compare.ipynb #bb7fdc65
@@ -152,13 +222,23 @@ def valid_heads(width:int, # token width
     return [h for h in range(1, width + 1) if width % h == 0 and (width // h) % 2 == 0 and width // h >= 2 * ndim]
 
 # %% ../nbs/08_compare.ipynb #7d2cc1e8
+_CHOICES = dict(positions=('index', 'scaled'), pool=('max+avg', 'max'), ape=('mlp_once', 'conv_every'), sample=('first', 'random', 'fps'))
+
 def check_model(cfg:Config):
-    "CompareError for an unknown kind or architecture, a setting the task's model lacks, heads that do not fit, sizes the patch does not divide."
+    "CompareError for an unknown kind or architecture, a setting the task does not use, an unknown choice or per-kind entry, heads that do not fit, sizes the patch does not divide."
     t = TASKS[cfg.task]
     if bad := [k for k in cfg.pe if k not in PE_KINDS]: raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
     if cfg.arch not in t.archs: raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
-    if bad := [_flag(k) for k in MODEL_ARGS if k not in t.model_args and getattr(cfg, k) is not None]:
-        raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
+    used = {*t.model_args, *t.data_args, *t.learner_args}
+    if bad := [_flag(k) for k in dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
+               if k not in used and getattr(cfg, k) is not None]: raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
+    for k, ok in _CHOICES.items():
+        if (v := getattr(cfg, k)) is not None and v not in ok: raise CompareError(f"{_flag(k)} {v}: choose from {', '.join(ok)}")
+    for k in ('pos_scale', 'pe_options'):
+        if bad := [x for x in (getattr(cfg, k) or {}) if x not in PE_KINDS]: raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
+    if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]: raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
+    if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
+        raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
     if cfg.heads is not None and cfg.heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
         raise CompareError(f"--heads {cfg.heads} does not split {cfg.arch}'s width {w} into heads of an even number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
     p = cfg.patch_size
@@ -169,6 +249,26 @@ def check_model(cfg:Config):
 def check_settings(cfg:Config):
     "Raise CompareError (one line) for settings that cannot give a valid run."
     check_numbers(cfg); check_model(cfg)
+
+# %% ../nbs/08_compare.ipynb #9689420f
+def model_kwargs(cfg:Config, # the job's settings (resolved)
+                 pe:str, # positional embedding kind
+                )->dict:
+    "The architecture's settings for kind `pe`: the task's model settings, then `cfg.pe_options[pe]`; `pos_scale` as that kind's number."
+    kw = {k: getattr(cfg, k) for k in TASKS[cfg.task].model_args}
+    if isinstance(kw.get('pos_scale'), dict):
+        if pe in kw['pos_scale']: kw['pos_scale'] = kw['pos_scale'][pe]
+        else: del kw['pos_scale']                                                    # a kind without positions (none)
+    return {**kw, **copy.deepcopy((cfg.pe_options or {}).get(pe, {}))}
+
+# %% ../nbs/08_compare.ipynb #45ed5c44
+def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate
+                cfg:Config, # the job's settings (resolved)
+                names:tuple, # Config fields for `fn`
+               )->dict:
+    "The settings `names` of `cfg` for `fn`: those set (not None); one that `fn` does not declare only where it differs from the task's default."
+    ps, d = inspect.signature(fn).parameters, TASKS[cfg.task].defaults
+    return {k: v for k in names if (v := getattr(cfg, k)) is not None and (k in ps or v != d.get(k))}
 
 # %% ../nbs/08_compare.ipynb #c28f130a
 def load_data(cfg:Config)->dict:
@@ -205,23 +305,27 @@ def run_lock(path:Path, # the lock file (created if missing)
     finally: f.close()                                                       # closing releases the lock
 
 # %% ../nbs/08_compare.ipynb #bdfc8ec9
-COLUMNS = ['pe', 'seed', 'size', 'metric', 'value']
+COLUMNS = ['pe', 'seed', 'checkpoint', 'epoch', 'size', 'metric', 'value']
+_OLD_COLUMNS = ['pe', 'seed', 'size', 'metric', 'value']                         # before checkpoints were recorded: the last epoch
 
 def read_results(path:Path, # results.csv or a part
                  fix:str='remove it', # what to do about a damaged file
                 )->pd.DataFrame:
-    "The rows of a results file, checked: a damaged file (half-written or repeated row, second header) is one CompareError naming it."
+    "The rows of a results file, checked: a damaged file (half-written or repeated row, second header) is one CompareError naming it; an older file's rows are the last epoch."
     try: raw = pd.read_csv(path, dtype=str, keep_default_na=False).fillna('')
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e: raise CompareError(f"{path} is damaged ({str(e).strip()}): {fix}") from None
-    if list(raw.columns) != COLUMNS: raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
-    num = {k: pd.to_numeric(raw[k], errors='coerce') for k in ('seed', 'size', 'value')}
+    if list(raw.columns) == _OLD_COLUMNS: shown, raw = raw, raw.assign(checkpoint='last', epoch='')[COLUMNS]
+    elif list(raw.columns) == COLUMNS: shown = raw
+    else: raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
+    num = {k: pd.to_numeric(raw[k], errors='coerce') for k in ('seed', 'size', 'value', 'epoch')}
     ok = (raw.pe.isin(PE_KINDS) & raw.metric.isin(['top1', 'top5']) & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
+          & raw.checkpoint.isin(['last', 'best']) & ((num['epoch'] % 1 == 0) & (num['epoch'] >= 0) | raw.epoch.isin(['', 'nan']))
           & (num['value'].between(0, 1) | (raw.metric.eq('top5') & raw.value.eq('nan'))))
-    bad = ~ok | raw.duplicated(['pe', 'seed', 'size', 'metric'])
+    bad = ~ok | raw.duplicated(['pe', 'seed', 'checkpoint', 'size', 'metric'])
     if bad.any():
         i = bad.idxmax(); why = 'repeats an earlier row' if ok[i] else 'is not a result row'
-        raise CompareError(f"{path} is damaged: line {i + 2} ({','.join(raw.loc[i])}) {why}: {fix}")
-    return raw.assign(seed=num['seed'].astype(int), size=num['size'].astype(int), value=num['value'])
+        raise CompareError(f"{path} is damaged: line {i + 2} ({','.join(shown.loc[i])}) {why}: {fix}")
+    return raw.assign(seed=num['seed'].astype(int), size=num['size'].astype(int), value=num['value'], epoch=num['epoch'].astype('Int64'))
 
 # %% ../nbs/08_compare.ipynb #d51f8b36
 def part_path(cfg:Config, pe:str, seed:int)->Path:
@@ -235,8 +339,8 @@ def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
     if not p.exists(): return None
     fix = f"remove it to train {pe} seed {seed} again"
     df = read_results(p, fix)
-    want = {(pe, seed, s, m) for s in cfg.eval_sizes for m in ('top1', 'top5')}
-    if set(df[['pe', 'seed', 'size', 'metric']].itertuples(index=False, name=None)) != want or len(df) != len(want):
+    want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes for m in ('top1', 'top5')}
+    if set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None)) != want or len(df) != len(want):
         raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes {' '.join(map(str, cfg.eval_sizes))}): {fix}")
     return df
 
@@ -250,8 +354,8 @@ def settings_diff(old:dict, # settings recorded in a folder
 
 # %% ../nbs/08_compare.ipynb #a8ba720f
 def to_json(cfg:Config)->str:
-    "The settings as `--dry-run` prints them and `config.json` holds them."
-    return json.dumps(asdict(cfg), indent=1)
+    "The settings as `--dry-run` prints them and `config.json` holds them: the fields, then `kinds` (each kind's model settings)."
+    return json.dumps({**asdict(cfg), 'kinds': {k: model_kwargs(cfg, k) for k in cfg.pe}}, indent=1)
 
 # %% ../nbs/08_compare.ipynb #564939fb
 def open_folder(cfg:Config):
@@ -276,15 +380,16 @@ def run_one(cfg:Config, # the job's settings
             seed:int, # random seed
             history:Path|None=None, # CSV file for the per-epoch losses and metrics (fastai's CSVLogger)
            )->pd.DataFrame|None:
-    "Train `pe` with `seed` and evaluate it at every size: rows (size, top1, top5, loss) on the first process, None on the others."
-    t, device = TASKS[cfg.task], cfg.device
+    "Train `pe` with `seed`, evaluate it at every size: rows (size, top1, top5, loss, checkpoint, epoch) on the first process ('best' too with cfg.best), None on the others."
+    t, device, n = TASKS[cfg.task], cfg.device, max(num_distrib(), 1)
     set_seed(seed)
-    if num_distrib() > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
+    if n > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
     cbs = [CSVLogger(Path(history).absolute())] if history and rank_distrib() == 0 else []
-    learn = t.learner(t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device=device), pe, arch=cfg.arch, lr=cfg.lr, fp16=cfg.amp, cbs=cbs,
-                      **{k: getattr(cfg, k) for k in t.model_args})
+    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs // n, device=device, **call_kwargs(t.dls, cfg, t.data_args))
+    learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, fp16=cfg.amp, cbs=cbs, **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
     if cfg.quiet: learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)]); learn.logger = noop
-    return train_and_evaluate(learn, cfg.epochs)
+    df = train_and_evaluate(learn, cfg.epochs, **call_kwargs(train_and_evaluate, cfg, ('best',)))
+    return df if df is None or 'checkpoint' in df else df.assign(checkpoint='last', epoch=cfg.epochs - 1)
 
 # %% ../nbs/08_compare.ipynb #42b5f423
 def train_part(cfg:Config, # the job's settings
@@ -302,9 +407,9 @@ def train_part(cfg:Config, # the job's settings
         before()
         df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv')
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))   # the first process has the table
-        rows = df.melt(id_vars='size', value_vars=['top1', 'top5'], var_name='metric').assign(pe=pe, seed=seed)[COLUMNS]
+        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=['top1', 'top5'], var_name='metric').assign(pe=pe, seed=seed)[COLUMNS]
         write_atomic(part, rows.to_csv(index=False, na_rep='nan'))
-    return dict(status='trained', seconds=time.time() - t0, top1=df.set_index('size').top1.get(cfg.size, float('nan')))
+    return dict(status='trained', seconds=time.time() - t0, top1=df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan')))
 
 # %% ../nbs/08_compare.ipynb #963f5b90
 def say(cfg:Config, msg:str):
@@ -362,27 +467,37 @@ def merge_results(out:Path)->pd.DataFrame:
     return res
 
 # %% ../nbs/08_compare.ipynb #c905bbfd
-def summary(res:pd.DataFrame, metric:str='top1')->pd.DataFrame:
-    "Table of accuracy (%): rows sizes, columns kinds, 'mean ± std' over seeds (std shown with two or more seeds)."
-    g = res[res.metric == metric].groupby(['size', 'pe'])['value']
+def summary(res:pd.DataFrame, # results rows (read_results, or an older results.csv read by pandas)
+            metric:str='top1', # top1 or top5
+            checkpoint:str='last', # 'last' or 'best' epoch; rows without a checkpoint column are the last
+           )->pd.DataFrame:
+    "Table of accuracy (%) of one checkpoint: rows sizes, columns kinds (labelled 'pe (<checkpoint>)'), 'mean ± std' over seeds (std shown with two or more seeds)."
+    ck = res['checkpoint'].fillna('last') if 'checkpoint' in res else pd.Series('last', index=res.index)
+    r = res[(res.metric == metric) & (ck == checkpoint)]
+    if r.empty: return pd.DataFrame(index=pd.Index([], name='size'), columns=pd.Index([], name=f'pe ({checkpoint})'))
+    g = r.groupby(['size', 'pe'])['value']
     fmt = lambda m, s, n: f"{100*m:.1f} ± {100*s:.1f}" if n > 1 else f"{100*m:.1f}"
     t = pd.DataFrame({'m': g.mean(), 's': g.std(), 'n': g.count()}).apply(lambda r: fmt(r.m, r.s, r.n), axis=1).unstack('pe')
-    return t[[k for k in PE_KINDS if k in t.columns]]
+    return t[[k for k in PE_KINDS if k in t.columns]].rename_axis(columns=f'pe ({checkpoint})')
 
 # %% ../nbs/08_compare.ipynb #eaab630b
 def report(cfg:Config, # the job's settings
            res:pd.DataFrame, # the folder's finished rows (merge_results)
           )->pd.DataFrame|None:
-    "Table (printed) and plot (results.png) of the job's kinds and seeds among the finished runs."
+    "Tables (printed: last epoch, and best epoch where recorded) and plot (results.png, last epoch) of the job's kinds and seeds among the finished runs; returns the last epoch's table."
     out, res = Path(cfg.out), res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds)]
     if missing := [f"{pe} seed {s}" for pe in cfg.pe for s in cfg.seeds if not ((res.pe == pe) & (res.seed == s)).any()]:
         say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
     if res.empty: return None
-    ax = plot_sizes(res[res.metric == 'top1'].rename(columns={'value': 'top1'}), train_size=cfg.size)
-    ax.set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}")
+    last = res[(res.metric == 'top1') & (res.checkpoint == 'last')]
+    ax = plot_sizes(last.rename(columns={'value': 'top1'}), train_size=cfg.size)
+    ax.set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
     ax.figure.savefig(tmp := out/f'.results.{os.getpid()}.png', dpi=120, bbox_inches='tight'); plt.close(ax.figure); os.replace(tmp, out/'results.png')
-    table = summary(res)
-    say(cfg, f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}):\n{table.to_string()}\n\nwrote {out/'results.csv'}, {out/'results.png'}, {out/'config.json'}")
+    table, msg = summary(res), f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{summary(res).to_string()}\n"
+    if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
+        ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
+        msg += f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n"
+    say(cfg, msg + f"\nwrote {out/'results.csv'}, {out/'results.png'}, {out/'config.json'}")
     return table
 
 # %% ../nbs/08_compare.ipynb #8fdefaba
@@ -390,6 +505,7 @@ def compare(cfg:Config)->pd.DataFrame|None:
     "Train and evaluate every (kind, seed) of `cfg` (resolved first) into `cfg.out`, resuming finished runs; returns the table of top-1 accuracy."
     cfg = resolve(**asdict(cfg)); check_settings(cfg)
     data = load_data(cfg); check_data(cfg, data)
+    if num_distrib() > 1 and cfg.bs % num_distrib(): raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
     if cfg.jobs > 1 and num_distrib() > 1: raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
     open_folder(cfg)
     (run_parallel if cfg.jobs > 1 else train_all)(cfg, data)
@@ -404,12 +520,13 @@ def _arg_type(hint)->tuple:
 # %% ../nbs/08_compare.ipynb #755634c7
 def _defaults_help(name:str)->str:
     "The default of setting `name` per task and with --paper, as --help shows it."
-    fmt = lambda v: ' '.join(map(str, v)) if isinstance(v, list) else f'{v:g}' if isinstance(v, float) else str(v)
+    fmt = lambda v: (' '.join(map(str, v)) if isinstance(v, list) else json.dumps(v, separators=(',', ':')) if isinstance(v, dict)
+                     else f'{v:g}' if isinstance(v, float) else str(v))
     v = {(t, p): getattr(resolve(t, p), name) for t in TASKS for p in (False, True)}
-    if name == 'task' or all(x is None or isinstance(x, bool) for x in v.values()): return ''
+    if name == 'task' or isinstance(Config.__dataclass_fields__[name].default, bool) or all(x is None for x in v.values()): return ''
     if len({repr(x) for x in v.values()}) == 1: return f" (default: {fmt(v['image', False])})"
     return ' (' + '; '.join(f"{t}: {fmt(v[t, False])}" + (f", --paper {fmt(v[t, True])}" if v[t, True] != v[t, False] else '')
-                            for t in TASKS if v[t, False] is not None) + ')'
+                            for t in TASKS if v[t, False] is not None or v[t, True] is not None) + ')'
 
 # %% ../nbs/08_compare.ipynb #0e9543ec
 def cli_parser()->argparse.ArgumentParser:
@@ -423,7 +540,9 @@ def cli_parser()->argparse.ArgumentParser:
     for f in fields(Config):
         h, (typ, many) = docs[f.name] + _defaults_help(f.name), _arg_type(hints[f.name])
         if f.name == 'task': p.add_argument('task', choices=list(TASKS), help=h)
+        elif typ is bool and f.default is None: p.add_argument(_flag(f.name), dest=f.name, action=argparse.BooleanOptionalAction, help=h)
         elif typ is bool: p.add_argument(_flag(('no_' if f.default else '') + f.name), dest=f.name, action='store_const', const=not f.default, help=h)
+        elif typ is dict: p.add_argument(_flag(f.name), nargs='+', help=h, metavar='KIND=VALUE')       # parse_dict reads it (in resolve)
         else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper())
     p.add_argument('--dry-run', action='store_true', help="print the resolved settings as JSON (the run's config.json) and exit")
     return p

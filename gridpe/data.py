@@ -32,9 +32,10 @@ __all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR
            'find_split', 'folder_items', 'decode_image', 'decode_images', 'cache_dir', 'cached', 'files_key',
            'image_folder', 'imagenet100', 'read_idx', 'fashion_mnist', 'modelnet_h5', 'modelnet_txt',
            'fashion_mnist_small', 'furniture_points', 'dataset_format', 'load_dataset', 'ArrayDL', 'stack_inputs',
-           'ArrayDataLoaders', 'array_dls', 'random_resized_crop_flip', 'resize_center_crop', 'channel_stats',
-           'ImageBatchTfm', 'image_dls', 'sample_points', 'augment_points', 'PointBatchTfm', 'point_dls', 'get_grid3d',
-           'show_batch', 'show_results', 'plot_top_losses']
+           'ArrayDataLoaders', 'array_dls', 'random_resized_crop_flip', 'resize_center_crop', 'rgb_to_gray', 'solarize',
+           'gaussian_blur', 'three_augment', 'color_jitter', 'channel_stats', 'ImageBatchTfm', 'image_dls',
+           'sample_points', 'augment_points', 'PointBatchTfm', 'point_dls', 'get_grid3d', 'show_batch', 'show_results',
+           'plot_top_losses']
 
 # %% ../nbs/04_data.ipynb #be75c0aa
 class TensorPointCloud(TensorBase):
@@ -372,12 +373,24 @@ def load_dataset(data:str|Path|None, # a dataset folder (any format `dataset_for
 # %% ../nbs/04_data.ipynb #01b38eb4
 class ArrayDL(TfmdDL):
     "A fastai `TfmdDL` over an `ArraySet` that fetches whole batches by indexing; its `after_batch` transforms run on the device."
+    repeats = 1
     def __init__(self, dataset:ArraySet|None=None, # the data
                  bs:int=64, # batch size
                  shuffle:bool=False, # a new order every epoch
                  num_workers:int=0, # loading processes: none, the data is in memory
+                 repeats:int=1, # repeated augmentation (when shuffled): len(dataset)//repeats items per epoch, each `repeats` times
                  **kwargs, # passed to TfmdDL: device, drop_last, after_batch…
-                ): super().__init__(dataset, bs=bs, shuffle=shuffle, num_workers=num_workers, **kwargs)
+                ):
+        self.repeats = check_int(repeats, 'repeats')
+        super().__init__(dataset, bs=bs, shuffle=shuffle, num_workers=num_workers, **kwargs)
+    def get_idxs(self):
+        if self.repeats == 1 or not self.shuffle: return super().get_idxs()
+        return [i for i in self.rng.sample(range(self.n), self.n // self.repeats) for _ in range(self.repeats)]
+    def __len__(self):
+        if self.repeats == 1 or not self.shuffle or self.bs is None: return super().__len__()
+        n = self.n // self.repeats * self.repeats
+        return n // self.bs + (0 if self.drop_last or n % self.bs == 0 else 1)
+    def new(self, dataset=None, cls=None, **kwargs): return super().new(dataset, cls, **{'repeats': self.repeats, **kwargs})
     def create_batches(self, samps):
         for idx in self.chunkify(samps): yield self.dataset[torch.as_tensor(list(idx), dtype=torch.long)]
 
@@ -448,10 +461,11 @@ def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
               bs:int=64, # training batch size
               eval_bs:int|None=None, # validation/evaluation batch size; bs by default
               device=None, # where batches go; the GPU when there is one
+              repeats:int=1, # repeated augmentation of the training DataLoader (ArrayDL)
              )->ArrayDataLoaders:
     "fastai DataLoaders (shuffled training, ordered validation) plus one evaluation DataLoader per size in `dls.eval`."
     device = device or ('cuda' if torch.cuda.is_available() else 'cpu')
-    mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device, after_batch=tfm(s, train))
+    mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device, after_batch=tfm(s, train), repeats=repeats if train else 1)
     return ArrayDataLoaders(mk(data['train'], size, True, bs), mk(data['test'], size, False, eval_bs or bs), device=device,
                             eval={check_int(s, 'eval size'): mk(data['test'], s, False, eval_bs or bs) for s in eval_sizes})
 
@@ -477,13 +491,69 @@ def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
 # %% ../nbs/04_data.ipynb #cd9f620d
 def resize_center_crop(x:torch.Tensor, # float images: B, C, H, W
                        size:int, # output side
-                       crop_pct:float=0.875, # crop fraction: resize to size/crop_pct first (DeiT evaluation)
+                       crop_pct:float=0.875, # crop fraction: resize the shorter side to size/crop_pct first (DeiT evaluation)
                       )->torch.Tensor:
-    "Resize (antialiased) so the crop fraction of the image is `size`, then centre-crop: B, C, size, size."
-    r = max(size, round(size / crop_pct))
-    if x.shape[-1] != r or x.shape[-2] != r: x = F.interpolate(x, size=(r, r), mode='bilinear', antialias=True, align_corners=False)
-    o = (r - size) // 2
-    return x[..., o:o+size, o:o+size]
+    "Resize (antialiased) the shorter side so the crop fraction of it is `size`, then centre-crop: B, C, size, size."
+    H, W = x.shape[-2:]
+    r = max(size, round(size / crop_pct))                                                 # shorter side after resizing
+    h, w = (r, max(r, round(W * r / H))) if H <= W else (max(r, round(H * r / W)), r)
+    if (h, w) != (H, W): x = F.interpolate(x, size=(h, w), mode='bilinear', antialias=True, align_corners=False)
+    t, l = (h - size) // 2, (w - size) // 2
+    return x[..., t:t+size, l:l+size]
+
+# %% ../nbs/04_data.ipynb #58596fd4
+def rgb_to_gray(x:Tensor, # float images: B, C, H, W (C = 3 or 1)
+               )->Tensor:
+    "Luma 0.299 R + 0.587 G + 0.114 B (PIL's, which DeiT's grayscale uses): B, 1, H, W; one channel is returned as it is."
+    if x.shape[1] == 1: return x
+    return (x * x.new_tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)).sum(1, keepdim=True)
+
+# %% ../nbs/04_data.ipynb #a8bb6c28
+def solarize(x:Tensor, # float images in [0, 1]: B, C, H, W
+             threshold:float=0.5, # values at or above it are inverted
+            )->Tensor:
+    "Invert the values at or above `threshold` (PIL's solarize): B, C, H, W."
+    return torch.where(x >= threshold, 1 - x, x)
+
+# %% ../nbs/04_data.ipynb #8dbeb6e0
+def gaussian_blur(x:Tensor, # float images: B, C, H, W
+                  sigma:Tensor, # standard deviation per image, in pixels: B
+                  radius:int=6, # kernel half-width (capped at side - 1 for the reflected border)
+                 )->Tensor:
+    "Separable Gaussian blur with its own sigma per image, two grouped convolutions on x's device: B, C, H, W."
+    B, C, H, W = x.shape
+    R = min(radius, H - 1, W - 1)
+    k = torch.arange(-R, R + 1, device=x.device, dtype=x.dtype)
+    w = torch.exp(-k**2 / (2 * sigma.to(x)[:, None]**2)); w = (w / w.sum(1, keepdim=True)).repeat_interleave(C, 0)   # B·C, 2R+1
+    y = F.pad(x.reshape(1, B * C, H, W), (R, R, R, R), mode='reflect')
+    y = F.conv2d(F.conv2d(y, w[:, None, None, :], groups=B * C), w[:, None, :, None], groups=B * C)   # along W, then H
+    return y.view(B, C, H, W)
+
+# %% ../nbs/04_data.ipynb #33e8be27
+def three_augment(x:Tensor, # float images in [0, 1] after crop and flip: B, C, H, W
+                  sigma:tuple=(0.1, 2.), # range of the blur's sigma, in pixels
+                  threshold:float=0.5, # solarization threshold
+                 )->Tensor:
+    "DeiT III's ThreeAugment: per image one of grayscale, solarize or Gaussian blur, chosen uniformly, on x's device: B, C, H, W."
+    B, dev = x.shape[0], x.device
+    k = torch.randint(0, 3, (B, 1, 1, 1), device=dev)                                     # the branch of each image
+    blur = gaussian_blur(x, torch.empty(B, device=dev).uniform_(*sigma))
+    return torch.where(k == 0, rgb_to_gray(x), torch.where(k == 1, solarize(x, threshold), blur))
+
+# %% ../nbs/04_data.ipynb #0a39c3cb
+def color_jitter(x:Tensor, # float images in [0, 1]: B, C, H, W
+                 j:float=0.3, # strength: brightness, contrast and saturation factors uniform in [max(0, 1 - j), 1 + j]
+                )->Tensor:
+    "torchvision's ColorJitter(j, j, j) without hue, drawn per image (factors and order) on x's device: B, C, H, W."
+    if j == 0: return x
+    B, dev = x.shape[0], x.device
+    f = torch.empty(B, 3, device=dev).uniform_(max(0., 1 - j), 1 + j)                    # brightness, contrast, saturation
+    for o in torch.rand(B, 3, device=dev).argsort(1).T:                                  # step by step, each image's own order
+        g, o4 = rgb_to_gray(x), o.view(B, 1, 1, 1)
+        target = torch.where(o4 == 1, g.mean((2, 3), keepdim=True), g) * (o4 != 0)       # 0, mean grey or grey: B, 1, H, W
+        fo = f.gather(1, o[:, None]).view(B, 1, 1, 1)
+        x = (fo * x + (1 - fo) * target).clamp_(0, 1)
+    return x
 
 # %% ../nbs/04_data.ipynb #0d11998b
 def channel_stats(x:torch.Tensor)->tuple:
@@ -494,18 +564,22 @@ def channel_stats(x:torch.Tensor)->tuple:
 # %% ../nbs/04_data.ipynb #3d0e73de
 class ImageBatchTfm(ItemTransform):
     "Batch transform of (uint8 images, labels) to typed, normalised float images at side `size` (random-resized crop and flip if `train`); decodes to uint8."
-    order, parameters = 10, ('mean', 'std')
+    order, parameters, three_augment, color_jitter = 10, ('mean', 'std'), False, 0.
     def __init__(self, size:int, # output side
                  mean:Tensor, std:Tensor, # per-channel statistics of the training images, in [0, 1]
                  train:bool=False, # random-resized crop and flip (training), else resize and centre crop
                  min_scale:float=0.08, # smallest random crop area (training)
                  crop_pct:float=0.875, # crop fraction (evaluation)
+                 three_augment:bool=False, # DeiT III's ThreeAugment after crop and flip (training)
+                 color_jitter:float=0., # colour jitter strength, after ThreeAugment (training)
                 ):
-        self.size, self.train, self.min_scale, self.crop_pct = size, train, min_scale, crop_pct
+        self.size, self.train, self.min_scale, self.crop_pct, self.three_augment, self.color_jitter = size, train, min_scale, crop_pct, three_augment, color_jitter
         self.mean, self.std = torch.as_tensor(mean).view(-1, 1, 1), torch.as_tensor(std).view(-1, 1, 1)
     def encodes(self, b): # (images B, C, H, W, labels B,) or (images,)
         x = b[0].as_subclass(Tensor).float().div(255)
         x = random_resized_crop_flip(x, self.size, self.min_scale) if self.train else resize_center_crop(x, self.size, self.crop_pct)
+        if self.train and self.three_augment: x = three_augment(x)
+        if self.train and self.color_jitter: x = color_jitter(x, self.color_jitter)
         x = x.sub_(self.mean.to(x.device)).div_(self.std.to(x.device))
         return (x.as_subclass(TensorImageBW if x.shape[1] == 1 else TensorImage), *(y.as_subclass(TensorCategory) for y in b[1:]))
     def decodes(self, b):
@@ -521,6 +595,9 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
               crop_pct:float|None=None, # evaluation crop fraction; 1.0 for small images, 0.875 otherwise
               device=None, # where batches (and their augmentation) go; the GPU when there is one
               eval_bs:int|None=None, # batch size for evaluation; bs by default
+              three_augment:bool=False, # DeiT III's ThreeAugment (grayscale, solarize or blur per image) in training
+              color_jitter:float=0., # brightness, contrast and saturation jitter strength in training (DeiT: 0.3)
+              repeated_aug:int=1, # repeated augmentation: each epoch len(train)//r images, each r times (DeiT: 3)
              )->ArrayDataLoaders:
     "fastai DataLoaders for image classification with per-size evaluation DataLoaders in `dls.eval`."
     tr = data['train']
@@ -529,7 +606,8 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
     min_scale = (0.35 if stored <= 64 else 0.08) if min_scale is None else min_scale
     crop_pct = (1.0 if stored <= 64 else 0.875) if crop_pct is None else crop_pct
     mean, std = channel_stats(tr.x)
-    dls = array_dls(data, lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct), size, eval_sizes, bs, eval_bs, device)
+    dls = array_dls(data, lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct, three_augment, color_jitter), size, eval_sizes, bs, eval_bs, device,
+                    repeats=check_int(repeated_aug, 'repeated_aug'))
     dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)
     return dls
 

@@ -6,14 +6,20 @@ Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 
 # %% ../nbs/07_learner.ipynb #01434250
 from __future__ import annotations
+from dataclasses import dataclass
 from functools import partial
+import numpy as np
 import pandas as pd
 import torch
 import matplotlib.pyplot as plt
 from torch import nn
+from fastcore.basics import patch
+from fastcore.foundation import L
 from fastai.learner import Learner
 from fastai.callback.tracker import TrackerCallback
 from fastai.callback.progress import CSVLogger
+from fastai.callback.mixup import MixHandler, MixUp, CutMix
+from fastai.callback.schedule import ParamScheduler, SchedLin, SchedCos, combine_scheds
 from fastai.optimizer import Adam, SGD
 from fastai.losses import LabelSmoothingCrossEntropyFlat
 from fastai.metrics import accuracy, top_k_accuracy
@@ -24,8 +30,8 @@ from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 
 # %% auto #0
-__all__ = ['no_decay_names', 'head_splitter', 'NoDecayLearner', 'class_metrics', 'vit_learner', 'pct_learner', 'fit_recipe',
-           'evaluate_sizes', 'plot_sizes', 'train_and_evaluate']
+__all__ = ['no_decay_names', 'head_splitter', 'NoDecayLearner', 'class_metrics', 'Recipe', 'MixUpCutMix', 'vit_learner',
+           'pct_learner', 'fit_recipe', 'evaluate_sizes', 'plot_sizes', 'KeepBest', 'train_and_evaluate']
 
 # %% ../nbs/07_learner.ipynb #a354c658
 def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
@@ -67,6 +73,60 @@ def _precision(learn:Learner, fp16:bool|None):
     if fp16 is False or not torch.cuda.is_available() or torch.device(learn.dls.device).type != 'cuda': return learn
     return learn.to_bf16() if torch.cuda.is_bf16_supported() else learn.to_fp16()
 
+# %% ../nbs/07_learner.ipynb #a0ffe57b
+@dataclass
+class Recipe:
+    "How a Learner trains: peak learning rate and its schedule (read by `fit_recipe`)."
+    lr:float # peak learning rate
+    schedule:str='one_cycle' # 'one_cycle' (fastai's) or 'warmup_cos' (linear warm-up, then cosine to min_lr)
+    pct_start:float=0.25 # one_cycle: fraction of the steps spent warming up
+    warmup_epochs:int=0 # warmup_cos: epochs of linear warm-up from start_lr
+    min_lr:float=0. # the final learning rate
+    start_lr:float=1e-6 # warmup_cos: the learning rate of the first batch (DeiT's warmup_lr)
+    def __post_init__(self):
+        if self.schedule not in ('one_cycle', 'warmup_cos'): raise ValueError(f"unknown schedule {self.schedule!r}: 'one_cycle' or 'warmup_cos'")
+        if self.warmup_epochs < 0 or self.min_lr < 0: raise ValueError("warmup_epochs and min_lr must be >= 0")
+
+# %% ../nbs/07_learner.ipynb #6aa75542
+@patch
+def fit_warmup_cos(self:Learner, n_epoch:int, # epochs to train
+                   lr=None, # peak learning rate (or one per parameter group); the Learner's by default
+                   warmup_epochs:int=0, # epochs of linear warm-up from start_lr to lr
+                   min_lr:float=0., # learning rate at the end of the cosine
+                   start_lr:float=1e-6, # learning rate of the first batch
+                   wd=None, cbs=None, reset_opt=False, start_epoch=0):
+    "Fit `n_epoch` epochs: linear warm-up from `start_lr` to `lr` over `warmup_epochs`, then cosine annealing to `min_lr`."
+    if self.opt is None: self.create_opt()
+    self.opt.set_hyper('lr', self.lr if lr is None else lr)
+    lr = np.array([h['lr'] for h in self.opt.hypers])
+    w = warmup_epochs / n_epoch
+    if w >= 1: sched = SchedLin(start_lr, start_lr + (lr - start_lr) / w)          # all warm-up: stop part-way up
+    elif w == 0: sched = SchedCos(lr, min_lr)
+    else: sched = combine_scheds([w, 1 - w], [SchedLin(start_lr, lr), SchedCos(lr, min_lr)])
+    self.fit(n_epoch, cbs=ParamScheduler({'lr': sched}) + L(cbs), reset_opt=reset_opt, wd=wd, start_epoch=start_epoch)
+
+# %% ../nbs/07_learner.ipynb #6073d1eb
+class MixUpCutMix(MixHandler):
+    "Per batch, fastai's `MixUp` (α=`mixup`) or `CutMix` (α=`cutmix`), cutmix with probability `switch_prob` (DeiT's timm `Mixup`)."
+    def __init__(self, mixup:float=0.8, # α of mixup's Beta(α, α)
+                 cutmix:float=1., # α of cutmix's Beta(α, α)
+                 switch_prob:float=0.5, # probability of cutmix for a batch
+                ):
+        super().__init__(); self.mix, self.cut, self.switch_prob, self.branch = MixUp(mixup), CutMix(cutmix), switch_prob, None
+    def before_batch(self):
+        "Mix the batch with one of the two, chosen at random."
+        h = self.cut if torch.rand(()) < self.switch_prob else self.mix
+        h.learn, h.stack_y = self.learn, self.stack_y
+        h.before_batch()
+        self.lam, self.yb1, self.branch = h.lam, h.yb1, 'cutmix' if h is self.cut else 'mixup'
+        if not self.stack_y: self.learn.yb = h.learn.yb
+
+# %% ../nbs/07_learner.ipynb #a84115b5
+def _mix_cbs(mixup:float, cutmix:float)->list:
+    "The mixing callbacks for mixup α and cutmix α (0: off)."
+    if mixup and cutmix: return [MixUpCutMix(mixup, cutmix)]
+    return [MixUp(mixup)] if mixup else [CutMix(cutmix)] if cutmix else []
+
 # %% ../nbs/07_learner.ipynb #bd5e831b
 def vit_learner(dls, # image DataLoaders (gridpe.data.image_dls)
                 pe:str='gridpe', # positional embedding kind
@@ -77,44 +137,52 @@ def vit_learner(dls, # image DataLoaders (gridpe.data.image_dls)
                 fp16:bool|None=None, # mixed precision; automatic on CUDA by default
                 cbs=None, # extra fastai callbacks
                 path='.', # where `learn.save` writes (path/models)
-                **kwargs, # passed to the architecture (heads, patch_size, drop_path, pe_kwargs…)
+                mixup:float=0., # mixup α (0: off); official 0.8
+                cutmix:float=0., # cutmix α (0: off); official 1.0 (with mixup: one of the two per batch)
+                warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: linear warm-up over that many epochs, then cosine to min_lr
+                min_lr:float=0., # final learning rate (official 1e-5)
+                **model_kwargs, # passed to the architecture (heads, patch_size, drop_path, pe_kwargs…)
                )->NoDecayLearner:
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
-    model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **kwargs)
-    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(Adam, decouple_wd=True),
-                           splitter=head_splitter, wd=wd, metrics=class_metrics(dls.c), cbs=cbs, path=path)
-    learn.recipe = dict(lr=lr or 5e-4 * dls.bs / 512, schedule='one_cycle', pct_start=0.1)
+    model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
+    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(Adam, decouple_wd=True, sqr_mom=0.999, eps=1e-8),
+                           splitter=head_splitter, wd=wd, metrics=class_metrics(dls.c), cbs=_mix_cbs(mixup, cutmix) + L(cbs), path=path)
+    lr = lr or 5e-4 * dls.bs / 512
+    learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr) if warmup_epochs is None else Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
     return _precision(learn, fp16)
 
 # %% ../nbs/07_learner.ipynb #1afe2d05
 def pct_learner(dls, # point DataLoaders (gridpe.data.point_dls)
                 pe:str='gridpe', # positional embedding kind
                 arch=pct, # a PCT constructor (pct, pct_tiny) or its name
-                lr:float|None=None, # peak learning rate; the reference's 0.01 (SGD) by default
-                wd:float=5e-4, # weight decay of the decayed parameters
+                lr:float|None=None, # peak learning rate; the reference's 0.01 (SGD) by default, official run 5e-3
+                wd:float=5e-4, # weight decay (L2, as torch's SGD) of the decayed parameters
                 label_smoothing:float=0.2, # label smoothing (the reference's eps)
                 fp16:bool|None=None, # mixed precision; automatic on CUDA by default
                 cbs=None, # extra fastai callbacks
                 path='.', # where `learn.save` writes (path/models)
-                **kwargs, # passed to pct (centres, k, pool, pos_scale, pe_kwargs…)
+                momentum:float=0.9, # SGD momentum
+                min_lr:float=0., # learning rate at the end of the cosine (official 5e-5)
+                **model_kwargs, # passed to pct (centres, k, pool, pos_scale, pe_kwargs…)
                )->NoDecayLearner:
-    "A fastai Learner for PCT with positional embedding `pe`, with the reference recipe."
+    "A fastai Learner for PCT with positional embedding `pe`, with the official recipe (SGD with momentum, cosine to `min_lr`)."
     arch = PCT_ARCHS[arch] if isinstance(arch, str) else arch
-    learn = NoDecayLearner(dls, arch(dls.c, pe, **kwargs), loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(SGD, mom=0.9),
-                           splitter=head_splitter, wd=wd, moms=(0.9, 0.9, 0.9), metrics=class_metrics(dls.c), cbs=cbs, path=path)
-    learn.recipe = dict(lr=lr or 0.01, schedule='cos', pct_start=0.)
+    learn = NoDecayLearner(dls, arch(dls.c, pe, **model_kwargs), loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
+                           opt_func=partial(SGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd, moms=(momentum,) * 3,
+                           metrics=class_metrics(dls.c), cbs=cbs, path=path)
+    learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     return _precision(learn, fp16)
 
 # %% ../nbs/07_learner.ipynb #3e4c1a7b
-def fit_recipe(learn:Learner, # from vit_learner or pct_learner
+def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`)
                epochs:int, # epochs to train
-               **kwargs, # passed to the fit method
+               **kwargs, # passed to the fit method (cbs, wd…)
               ):
     "Train with the recipe's learning rate and schedule."
     r = learn.recipe
-    if r['schedule'] == 'one_cycle': return learn.fit_one_cycle(epochs, r['lr'], pct_start=r['pct_start'], **kwargs)
-    return learn.fit_flat_cos(epochs, r['lr'], pct_start=r['pct_start'], **kwargs)
+    if r.schedule == 'one_cycle': return learn.fit_one_cycle(epochs, r.lr, pct_start=r.pct_start, div_final=r.lr / r.min_lr if r.min_lr else 1e5, **kwargs)
+    return learn.fit_warmup_cos(epochs, r.lr, warmup_epochs=r.warmup_epochs, min_lr=r.min_lr, start_lr=r.start_lr, **kwargs)
 
 # %% ../nbs/07_learner.ipynb #c09b7449
 def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
@@ -147,16 +215,40 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
     ax.set(xlabel='evaluation size', ylabel=f'{metric} accuracy (%)'); ax.legend()
     return ax
 
+# %% ../nbs/07_learner.ipynb #14623bbf
+class KeepBest(TrackerCallback):
+    "fastai tracker of the best epoch by `monitor` (validation top-1 by default): its index `best_epoch` and a CPU copy of its weights, `state`."
+    order = TrackerCallback.order + 1
+    def __init__(self, monitor:str='accuracy', # the recorded value to maximise (or minimise, for a loss)
+                 **kwargs): super().__init__(monitor=monitor, **kwargs); self.best_epoch, self.state = None, None
+    def after_epoch(self):
+        "Copy the weights when the epoch is the best so far."
+        super().after_epoch()
+        if self.new_best: self.best_epoch, self.state = self.epoch, _state(self.learn.model)
+
+def _state(model:nn.Module)->dict: return {k: v.detach().to('cpu', copy=True) for k, v in getattr(model, 'module', model).state_dict().items()}
+
 # %% ../nbs/07_learner.ipynb #508336ad
+def _fit_evaluate(learn:Learner, epochs:int, best:bool)->pd.DataFrame:
+    "`fit_recipe`, then `evaluate_sizes` of the last weights and (best=True) of the best epoch's, the last weights kept."
+    kb = KeepBest() if best else None
+    fit_recipe(learn, epochs, cbs=kb)
+    last_epoch = learn.epoch                                               # (validate resets it)
+    df = evaluate_sizes(learn).assign(checkpoint='last', epoch=last_epoch)
+    if not best: return df
+    m, last = getattr(learn.model, 'module', learn.model), _state(learn.model)
+    m.load_state_dict(kb.state)
+    try: df = pd.concat([df, evaluate_sizes(learn).assign(checkpoint='best', epoch=kb.best_epoch)], ignore_index=True)
+    finally: m.load_state_dict(last)
+    return df
+
 def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
                        epochs:int, # epochs to train
+                       best:bool=False, # also evaluate the epoch with the best validation top-1 (rows checkpoint='best')
                       )->pd.DataFrame|None:
-    "`fit_recipe` then `evaluate_sizes`; under `accelerate launch`/`torchrun` both inside `learn.distrib_ctx()`, and only rank 0 gets the table."
-    if num_distrib() <= 1:
-        fit_recipe(learn, epochs)
-        return evaluate_sizes(learn)
+    "`fit_recipe` then `evaluate_sizes` (columns size, top1, top5, loss, checkpoint, epoch); distributed, inside `learn.distrib_ctx()`, and only rank 0 gets the table."
+    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best)
     if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx; needs accelerate)
     with learn.distrib_ctx():                                              # every process trains and evaluates its share
-        fit_recipe(learn, epochs)
-        df = evaluate_sizes(learn)
+        df = _fit_evaluate(learn, epochs, best)
     return None if rank_distrib() else df
