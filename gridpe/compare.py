@@ -21,20 +21,20 @@ from .rope import PE_KINDS
 from .data import load_dataset, image_dls, point_dls
 from .vit import ARCHS
 from .pct import PCT_ARCHS
-from .learner import vit_learner, pct_learner, train_and_evaluate, plot_sizes
+from .learner import vit_learner, pct_learner, train_and_evaluate, plot_sizes, HistoryCSV, attention_sizes
 from fastcore.basics import noop
 from fastai.torch_core import set_seed, rank_distrib, num_distrib
-from fastai.callback.progress import CSVLogger, ProgressCallback
+from fastai.callback.progress import ProgressCallback
 
 # %% auto #0
 __all__ = ['NOT_IDENTITY', 'TASKS', 'MODEL_ARGS', 'COLUMNS', 'Config', 'field_docs', 'Task', 'CompareError', 'parse_dict',
            'resolve', 'check_numbers', 'vit_width', 'valid_heads', 'check_model', 'check_settings', 'model_kwargs',
            'call_kwargs', 'load_data', 'check_data', 'write_atomic', 'run_lock', 'read_results', 'part_path',
            'read_part', 'settings_diff', 'to_json', 'open_folder', 'run_one', 'train_part', 'say', 'train_all',
-           'run_parallel', 'merge_results', 'summary', 'report', 'compare', 'cli_parser', 'main']
+           'job_devices', 'run_parallel', 'merge_results', 'summary', 'report', 'compare', 'cli_parser', 'main']
 
 # %% ../nbs/08_compare.ipynb #2cd38a4f
-NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet')   # settings that do not change a run's numbers
+NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention')   # settings that do not change a run's numbers
 
 @dataclass
 class Config:
@@ -77,6 +77,8 @@ class Config:
     device:str|None=None # cpu, cuda, cuda:1 …; the GPU when there is one
     jobs:int=1 # (kind, seed) runs trained at once, each in its own process: for a GPU (slower on a few CPU cores)
     quiet:bool=False # print nothing but errors (for scripts)
+    resume:bool=True # save each run's state after every epoch (out/checkpoints, removed when the run is done) and continue a cut run from its last epoch
+    attention:bool=False # ViTs: also record mean attention distance and entropy per block and head at every size (out/attention/<kind>_seed<seed>.csv)
 
     def identity(self)->dict:
         "The settings that change a run's numbers: all but NOT_IDENTITY."
@@ -379,16 +381,20 @@ def run_one(cfg:Config, # the job's settings
             pe:str, # positional embedding kind
             seed:int, # random seed
             history:Path|None=None, # CSV file for the per-epoch losses and metrics (fastai's CSVLogger)
+            checkpoint:Path|None=None, # EpochCheckpoint file: written after every epoch, resumed from when it exists
            )->pd.DataFrame|None:
     "Train `pe` with `seed`, evaluate it at every size: rows (size, top1, top5, loss, checkpoint, epoch) on the first process ('best' too with cfg.best), None on the others."
     t, device, n = TASKS[cfg.task], cfg.device, max(num_distrib(), 1)
     set_seed(seed)
     if n > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
-    cbs = [CSVLogger(Path(history).absolute())] if history and rank_distrib() == 0 else []
+    cbs = [HistoryCSV(Path(history).absolute())] if history and rank_distrib() == 0 else []
     dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs // n, device=device, **call_kwargs(t.dls, cfg, t.data_args))
     learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, fp16=cfg.amp, cbs=cbs, **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
     if cfg.quiet: learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)]); learn.logger = noop
-    df = train_and_evaluate(learn, cfg.epochs, **call_kwargs(train_and_evaluate, cfg, ('best',)))
+    df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, **call_kwargs(train_and_evaluate, cfg, ('best',)))
+    if cfg.attention and df is not None and cfg.task == 'image':
+        (a := Path(cfg.out)/'attention').mkdir(parents=True, exist_ok=True)
+        write_atomic(a/f'{pe}_seed{seed}.csv', attention_sizes(learn).to_csv(index=False))
     return df if df is None or 'checkpoint' in df else df.assign(checkpoint='last', epoch=cfg.epochs - 1)
 
 # %% ../nbs/08_compare.ipynb #42b5f423
@@ -405,10 +411,12 @@ def train_part(cfg:Config, # the job's settings
         if not mine: return dict(status='busy')
         if num_distrib() == 1 and read_part(cfg, pe, seed) is not None: return dict(status='done')   # finished meanwhile
         before()
-        df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv')
+        ck = Path(cfg.out)/'checkpoints'/f'{pe}_seed{seed}.pth' if cfg.resume else None
+        df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv', checkpoint=ck)
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))   # the first process has the table
         rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=['top1', 'top5'], var_name='metric').assign(pe=pe, seed=seed)[COLUMNS]
         write_atomic(part, rows.to_csv(index=False, na_rep='nan'))
+        if ck is not None: ck.unlink(missing_ok=True)                           # the part is the run now
     return dict(status='trained', seconds=time.time() - t0, top1=df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan')))
 
 # %% ../nbs/08_compare.ipynb #963f5b90
@@ -433,10 +441,19 @@ def train_all(cfg:Config, data:dict)->dict:
         say(cfg, f"{head}: {_outcome(cfg, r)}")
     return {k: r['status'] for k, r in res.items()}
 
+# %% ../nbs/08_compare.ipynb #eb32dc5f
+def job_devices(n:int, # runs to place
+                device:str|None, # the job's --device (None: the default)
+                n_gpus:int, # GPUs visible
+               )->list:
+    "The device of each of `n` --jobs runs: `device` when given, else round-robin over the GPUs when there are several."
+    if device is not None or n_gpus < 2: return [device] * n
+    return [f'cuda:{k % n_gpus}' for k in range(n)]
+
 # %% ../nbs/08_compare.ipynb #95bf7627
-def _train_in_process(cfg:dict, pe:str, seed:int)->dict:
+def _train_in_process(cfg:dict, pe:str, seed:int, device:str|None=None)->dict:
     "One (kind, seed) of a --jobs run, in its own process; its output goes to parts/<kind>_seed<seed>.log."
-    cfg = Config(**cfg)
+    cfg = Config(**{**cfg, 'device': device or cfg['device']})
     with open(part_path(cfg, pe, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
         return train_part(cfg, load_data(cfg), pe, seed)
 
@@ -451,8 +468,9 @@ def run_parallel(cfg:Config, # the job's settings
     if not (todo := [r for r in runs if r not in res]): return {k: r['status'] for k, r in res.items()}
     from gridpe.compare import _train_in_process as work                       # the module's function, so the processes can import it
     with ProcessPoolExecutor(min(cfg.jobs, len(todo)), mp_context=multiprocessing.get_context('spawn')) as ex:
-        futs = {ex.submit(work, asdict(cfg), pe, s): (pe, s) for pe, s in todo}
-        for r in todo: say(cfg, f"{head[r]}: {_doing(cfg)} in its own process (log: {part_path(cfg, *r).with_suffix('.log')})")
+        devs = job_devices(len(todo), cfg.device, torch.cuda.device_count() if torch.cuda.is_available() else 0)
+        futs = {ex.submit(work, asdict(cfg), pe, s, d): (pe, s) for (pe, s), d in zip(todo, devs)}
+        for r, d in zip(todo, devs): say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{f' on {d}' if d else ''} (log: {part_path(cfg, *r).with_suffix('.log')})")
         for f in as_completed(futs): res[futs[f]] = f.result(); say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
     return {k: r['status'] for k, r in res.items()}
 
@@ -470,15 +488,17 @@ def merge_results(out:Path)->pd.DataFrame:
 def summary(res:pd.DataFrame, # results rows (read_results, or an older results.csv read by pandas)
             metric:str='top1', # top1 or top5
             checkpoint:str='last', # 'last' or 'best' epoch; rows without a checkpoint column are the last
+            by:str='pe', # the column whose values head the table's columns (e.g. an ablation's arm)
            )->pd.DataFrame:
     "Table of accuracy (%) of one checkpoint: rows sizes, columns kinds (labelled 'pe (<checkpoint>)'), 'mean ± std' over seeds (std shown with two or more seeds)."
     ck = res['checkpoint'].fillna('last') if 'checkpoint' in res else pd.Series('last', index=res.index)
     r = res[(res.metric == metric) & (ck == checkpoint)]
-    if r.empty: return pd.DataFrame(index=pd.Index([], name='size'), columns=pd.Index([], name=f'pe ({checkpoint})'))
-    g = r.groupby(['size', 'pe'])['value']
+    if r.empty: return pd.DataFrame(index=pd.Index([], name='size'), columns=pd.Index([], name=f'{by} ({checkpoint})'))
+    g = r.groupby(['size', by])['value']
     fmt = lambda m, s, n: f"{100*m:.1f} ± {100*s:.1f}" if n > 1 else f"{100*m:.1f}"
-    t = pd.DataFrame({'m': g.mean(), 's': g.std(), 'n': g.count()}).apply(lambda r: fmt(r.m, r.s, r.n), axis=1).unstack('pe')
-    return t[[k for k in PE_KINDS if k in t.columns]].rename_axis(columns=f'pe ({checkpoint})')
+    t = pd.DataFrame({'m': g.mean(), 's': g.std(), 'n': g.count()}).apply(lambda r: fmt(r.m, r.s, r.n), axis=1).unstack(by)
+    order = [k for k in PE_KINDS if k in t.columns] + [k for k in r[by].unique() if k not in PE_KINDS]   # kinds first, then in order of appearance
+    return t[order].rename_axis(columns=f'{by} ({checkpoint})')
 
 # %% ../nbs/08_compare.ipynb #eaab630b
 def report(cfg:Config, # the job's settings

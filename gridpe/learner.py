@@ -6,7 +6,9 @@ Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 
 # %% ../nbs/07_learner.ipynb #01434250
 from __future__ import annotations
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from functools import partial
 import numpy as np
 import pandas as pd
@@ -16,6 +18,7 @@ from torch import nn
 from fastcore.basics import patch
 from fastcore.foundation import L
 from fastai.learner import Learner
+from fastai.callback.core import Callback, CancelEpochException
 from fastai.callback.tracker import TrackerCallback
 from fastai.callback.progress import CSVLogger
 from fastai.callback.mixup import MixHandler, MixUp, CutMix
@@ -25,13 +28,15 @@ from fastai.losses import LabelSmoothingCrossEntropyFlat
 from fastai.metrics import accuracy, top_k_accuracy
 from fastai.torch_core import num_distrib, rank_distrib
 import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # noqa: F401  (they patch Learner: fit_one_cycle, to_fp16/to_bf16, summary)
-from .rope import no_weight_decay_names
+from .rope import no_weight_decay_names, grid_positions
+from .attention import record_attention
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 
 # %% auto #0
 __all__ = ['no_decay_names', 'head_splitter', 'NoDecayLearner', 'class_metrics', 'Recipe', 'MixUpCutMix', 'vit_learner',
-           'pct_learner', 'fit_recipe', 'evaluate_sizes', 'plot_sizes', 'KeepBest', 'train_and_evaluate']
+           'pct_learner', 'fit_recipe', 'evaluate_sizes', 'attention_sizes', 'plot_sizes', 'KeepBest',
+           'EpochCheckpoint', 'load_checkpoint', 'HistoryCSV', 'train_and_evaluate']
 
 # %% ../nbs/07_learner.ipynb #a354c658
 def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
@@ -59,6 +64,21 @@ class NoDecayLearner(Learner):
         names = no_decay_names(self.model)
         for n, p in getattr(self.model, 'module', self.model).named_parameters():
             if n in names: self.opt.state[p]['do_wd'] = False
+
+# %% ../nbs/07_learner.ipynb #700a6c45
+@patch
+def fit(self:NoDecayLearner, n_epoch, lr=None, wd=None, cbs=None, reset_opt=False, start_epoch=0):
+    "fastai's `fit`, from epoch `start_epoch` (the schedule where the whole run has it); earlier epochs run no events."
+    self.first_epoch = start_epoch
+    try: Learner.fit(self, n_epoch, lr=lr, wd=wd, cbs=cbs, reset_opt=reset_opt)
+    finally: self.first_epoch = 0
+
+@patch
+def _do_fit(self:NoDecayLearner):
+    k = getattr(self, 'first_epoch', 0)
+    if k and getattr(getattr(self, 'progress', None), 'mbar', None): self.progress.mbar.update(0)   # fastprogress's bar starts at 0
+    for epoch in range(k, self.n_epoch):
+        self.epoch = epoch; self._with_events(self._do_epoch, 'epoch', CancelEpochException)
 
 # %% ../nbs/07_learner.ipynb #82d932ef
 def class_metrics(n_classes:int, # classes of the task
@@ -199,6 +219,22 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
             rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')), loss=r['loss']))
     return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
 
+# %% ../nbs/07_learner.ipynb #907f1e05
+def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders
+                    sizes:list|None=None, # image sides; all of dls.eval by default
+                    n:int=256, # validation images measured at each size (the first ones)
+                   )->pd.DataFrame:
+    "Mean attention distance (patches) and entropy (nats) per block and head at each size: columns size, block, head, mean_distance, entropy."
+    m, rows = getattr(learn.model, 'module', learn.model), []
+    if not hasattr(m, 'patch_embed'): raise TypeError(f"attention_sizes measures ViTs, not {type(m).__name__}")
+    m.eval()
+    for s in (list(learn.dls.eval) if sizes is None else sizes):
+        xb = learn.dls.eval[s].one_batch()[0][:n]                              # B, C, s, s
+        grid = [d // m.patch_embed.patch_size for d in xb.shape[-2:]]
+        with torch.no_grad(), record_attention(m, grid_positions(*grid, device=xb.device), n_prefix=1) as rec: m(xb)
+        rows.append(rec.df().assign(size=s))
+    return pd.concat(rows, ignore_index=True)[['size', 'block', 'head', 'mean_distance', 'entropy']]
+
 # %% ../nbs/07_learner.ipynb #3132bf08
 def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
                train_size:int|None=None, # marks the training size
@@ -228,12 +264,57 @@ class KeepBest(TrackerCallback):
 
 def _state(model:nn.Module)->dict: return {k: v.detach().to('cpu', copy=True) for k, v in getattr(model, 'module', model).state_dict().items()}
 
+# %% ../nbs/07_learner.ipynb #34808fc0
+class EpochCheckpoint(Callback):
+    "After every epoch, saves weights, optimiser, epoch and `keep_best`'s state to `fname` (atomically, first process only)."
+    order = KeepBest.order + 1
+    def __init__(self, fname:str|Path, # the checkpoint file
+                 keep_best:KeepBest|None=None, # the run's KeepBest, saved with it
+                ): self.fname, self.kb = Path(fname), keep_best
+    def after_epoch(self):
+        if rank_distrib(): return
+        kb = self.kb if self.kb is not None and self.kb.state is not None else None
+        ck = dict(model=getattr(self.learn.model, 'module', self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
+                  epoch=self.epoch, best=None if kb is None else (kb.best, kb.best_epoch, kb.state))
+        self.fname.parent.mkdir(parents=True, exist_ok=True); tmp = self.fname.with_name(self.fname.name + '.tmp')
+        torch.save(ck, tmp); os.replace(tmp, self.fname)
+
+# %% ../nbs/07_learner.ipynb #4f7b85b2
+def load_checkpoint(learn:Learner, # the run's Learner (the same model and optimiser as the saved run)
+                    fname:str|Path, # an `EpochCheckpoint` file
+                    keep_best:KeepBest|None=None, # restored too, when given
+                   )->int:
+    "Restore weights, optimiser (and `keep_best`) from `fname`: the epoch to resume from, 0 when there is no file."
+    if not Path(fname).exists(): return 0
+    dev = getattr(learn.dls, 'device', None) or 'cpu'
+    ck = torch.load(fname, map_location=dev, weights_only=False)
+    getattr(learn.model, 'module', learn.model).to(dev).load_state_dict(ck['model'])
+    if learn.opt is None: learn.create_opt()
+    learn.opt.load_state_dict(ck['opt'])
+    if keep_best is not None and ck['best'] is not None:
+        keep_best.best, keep_best.best_epoch, st = ck['best']
+        keep_best.state, keep_best.reset_on_fit = {k: v.cpu() for k, v in st.items()}, False
+    return ck['epoch'] + 1
+
+# %% ../nbs/07_learner.ipynb #0188c82f
+class HistoryCSV(CSVLogger):
+    "fastai's `CSVLogger`; a fit from `start_epoch` k keeps the file's rows of epochs < k and appends (one header)."
+    def before_fit(self):
+        if hasattr(self, 'gather_preds'): return
+        f, k = self.path/self.fname, getattr(self.learn, 'first_epoch', 0)
+        rows = f.read_text().splitlines()[1:] if k and f.exists() else []
+        keep = [r for r in rows if r.split(',')[0].isdigit() and int(r.split(',')[0]) < k]
+        f.parent.mkdir(parents=True, exist_ok=True); self.file = f.open('w')
+        self.file.write('\n'.join([','.join(self.recorder.metric_names)] + keep) + '\n')
+        self.old_logger, self.learn.logger = self.logger, self._write_line
+
 # %% ../nbs/07_learner.ipynb #508336ad
-def _fit_evaluate(learn:Learner, epochs:int, best:bool)->pd.DataFrame:
-    "`fit_recipe`, then `evaluate_sizes` of the last weights and (best=True) of the best epoch's, the last weights kept."
+def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None)->pd.DataFrame:
+    "`fit_recipe` (resumed from `checkpoint`), then `evaluate_sizes` of the last weights and (best=True) of the best epoch's, the last weights kept."
     kb = KeepBest() if best else None
-    fit_recipe(learn, epochs, cbs=kb)
-    last_epoch = learn.epoch                                               # (validate resets it)
+    start = load_checkpoint(learn, checkpoint, kb) if checkpoint else 0
+    fit_recipe(learn, epochs, cbs=list(L(kb) + L(EpochCheckpoint(checkpoint, kb) if checkpoint else None)), start_epoch=start)
+    last_epoch = learn.epoch if start < epochs else epochs - 1             # (validate resets it)
     df = evaluate_sizes(learn).assign(checkpoint='last', epoch=last_epoch)
     if not best: return df
     m, last = getattr(learn.model, 'module', learn.model), _state(learn.model)
@@ -245,10 +326,11 @@ def _fit_evaluate(learn:Learner, epochs:int, best:bool)->pd.DataFrame:
 def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
                        epochs:int, # epochs to train
                        best:bool=False, # also evaluate the epoch with the best validation top-1 (rows checkpoint='best')
+                       checkpoint:str|Path|None=None, # an `EpochCheckpoint` file: written after every epoch, resumed from when it exists
                       )->pd.DataFrame|None:
     "`fit_recipe` then `evaluate_sizes` (columns size, top1, top5, loss, checkpoint, epoch); distributed, inside `learn.distrib_ctx()`, and only rank 0 gets the table."
-    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best)
+    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint)
     if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx; needs accelerate)
     with learn.distrib_ctx():                                              # every process trains and evaluates its share
-        df = _fit_evaluate(learn, epochs, best)
+        df = _fit_evaluate(learn, epochs, best, checkpoint)
     return None if rank_distrib() else df

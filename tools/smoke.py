@@ -253,6 +253,12 @@ def _read_results(read_results, c):
     p.write_text('pe,seed,size,metric,value\ngridpe,0,16,top1,0.5\ngridpe,0,16,to')       # a half-written row
     return ok and raises(lambda: read_results(p), c.compare.CompareError)
 
+def _epoch_checkpoint(EpochCheckpoint, c):
+    "Two epochs with a checkpoint, then a fresh Learner resumes after them."
+    learn, ck = c.learner.pct_learner(c.pt_dls, 'gridpe', arch='pct_tiny'), c.tmp/'ck'/'run.pth'
+    c.learner.fit_recipe(learn, 2, cbs=EpochCheckpoint(ck))
+    return c.learner.load_checkpoint(c.learner.pct_learner(c.pt_dls, 'gridpe', arch='pct_tiny'), ck) == 2
+
 def _train_part(train_part, c):
     cfg = c.cfg('points', 'cmp_part', pe=['ape'])
     c.compare.open_folder(cfg)
@@ -464,6 +470,10 @@ SMOKE = {
     'Recipe':             lambda f, c: f(5e-4, 'warmup_cos', warmup_epochs=1, min_lr=1e-5).min_lr == 1e-5 and raises(lambda: f(1e-3, 'step'), ValueError),
     'MixUpCutMix':        lambda f, c: (l := c.learner.vit_learner(c.img_dls, 'none', arch='vit_nano', mixup=.8, cutmix=1.)).fit(1) or next(b for b in l.cbs if isinstance(b, f)).branch in ('mixup', 'cutmix'),
     'KeepBest':           lambda f, c: c.learner.fit_recipe(c.learner.pct_learner(c.pt_dls, 'none', arch='pct_tiny'), 2, cbs=(kb := f())) or kb.best_epoch in (0, 1),
+    'EpochCheckpoint':    _epoch_checkpoint,
+    'load_checkpoint':    lambda f, c: f(c.learner.pct_learner(c.pt_dls, 'none', arch='pct_tiny'), c.tmp/'no_such.pth') == 0,
+    'HistoryCSV':         lambda f, c: c.learner.fit_recipe(c.learner.pct_learner(c.pt_dls, 'none', arch='pct_tiny', cbs=[f(c.tmp/'hist.csv')]), 1) or len((c.tmp/'hist.csv').read_text().splitlines()) == 2,
+    'attention_sizes':    lambda f, c: set(f(c.learner.vit_learner(c.img_dls, 'gridpe', arch='vit_nano'))['size']) == set(c.img_dls.eval),
  },
  # 08_compare: being changed this session (results folder, CLI)
  'compare': {
@@ -499,6 +509,7 @@ SMOKE = {
     'say':            lambda f, c: f(c.cfg('image', 'x'), 'hello') is None,
     'train_all':      _train_all,
     'run_parallel':   _run_parallel,
+    'job_devices':    lambda f, c: f(3, None, 2) == ['cuda:0', 'cuda:1', 'cuda:0'] and f(2, 'cpu', 4) == ['cpu', 'cpu'],
     'merge_results':  lambda f, c: set(f(c.trained_folder.out).pe) == {'none'},
     'summary':        _summary,
     'report':         _report,

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Collect GPU run folders (gridpe-compare --out folders, brought back from the device) into the committed result files.
+
+    python tools/collect_runs.py RUNS_DIR [--dest nbs/experiments/results]
+
+Only finished runs count (a part in parts/); a run cut before its end has no part and is left out. For each main folder
+NAME it writes NAME.csv (its results.csv rows), NAME_config.json (its settings, with the kinds and seeds of its finished runs), NAME_history.csv (every finished run's per-epoch
+history, with pe and seed) and NAME_attention.csv (with --attention). Each ablation in ABLATIONS becomes
+ablation_<name>.csv: the rows of every arm, an `arm` column first, the reference arm taken from the main folder; and
+ablation_<name>_attention.csv for the ablations in ATTENTION; ablation_configs.json holds every arm folder's settings.
+"""
+import argparse, json
+from pathlib import Path
+import pandas as pd
+
+MAIN = 'cifar10_vit_small_10ep'
+ABLATIONS = {   # name: [(arm, folder, kinds or None for all)]
+    'positions': [('index', MAIN, ['rope_axial', 'rope_mixed', 'gridpe']), ('scaled', 'ablation_positions_scaled', None)],
+    'rotation':  [('per head (official)', MAIN, ['gridpe']), ('per head and scale', 'ablation_rotation_random', None),
+                  ('fixed', 'ablation_rotation_fixed', None)],
+    'ratio':     [('base 10000 (official)', MAIN, ['gridpe']), ('economy e^(1/2)', 'ablation_ratio_economy', None),
+                  ('base 100', 'ablation_ratio_base100', None)],
+    'per_block': [('per block (official)', MAIN, ['gridpe', 'rope_mixed']), ('shared', 'ablation_per_block_shared', None)],
+}
+
+ATTENTION = {'positions'}   # ablations whose attention metrics are kept (the others' arms look alike; the main folder has every kind's)
+
+def finished(folder:Path)->list:
+    "(pe, seed) of the folder's finished runs (those with a part)."
+    return [tuple(p.stem.rsplit('_seed', 1)) for p in sorted((folder/'parts').glob('*.csv'))]
+
+def rows(folder:Path)->pd.DataFrame:
+    "Every finished run's result rows."
+    return pd.concat([pd.read_csv(p) for p in sorted((folder/'parts').glob('*.csv'))], ignore_index=True)
+
+def per_run(folder:Path, pattern:str)->pd.DataFrame|None:
+    "One CSV per finished run (pattern with {pe} and {seed}), stacked with pe and seed columns first."
+    dfs = [pd.read_csv(f).assign(pe=pe, seed=int(s)) for pe, s in finished(folder) if (f := folder/pattern.format(pe=pe, seed=s)).exists()]
+    if not dfs: return None
+    df = pd.concat(dfs, ignore_index=True).round(5)
+    return df[['pe', 'seed'] + [c for c in df.columns if c not in ('pe', 'seed')]]
+
+PER_PROCESS = ('out', 'device', 'jobs', 'quiet')   # config.json fields of the last process that wrote it, not of the folder
+
+def config(folder:Path)->dict:
+    "The folder's settings, with the kinds and seeds of its finished runs (config.json holds the last process's own lists)."
+    c, done = json.loads((folder/'config.json').read_text()), finished(folder)
+    c['pe'] = [k for k in dict.fromkeys(pe for pe, _ in done)]; c['seeds'] = sorted({int(s) for _, s in done})
+    return {k: v for k, v in c.items() if k not in PER_PROCESS}
+
+def main(runs:Path, dest:Path):
+    dest.mkdir(parents=True, exist_ok=True)
+    m = runs/MAIN
+    rows(m).to_csv(dest/f'{MAIN}.csv', index=False, na_rep='nan')
+    (dest/f'{MAIN}_config.json').write_text(json.dumps(config(m), indent=1) + '\n')
+    if (h := per_run(m, 'history_{pe}_seed{seed}.csv')) is not None: h.to_csv(dest/f'{MAIN}_history.csv', index=False)
+    if (a := per_run(m, 'attention/{pe}_seed{seed}.csv')) is not None: a.to_csv(dest/f'{MAIN}_attention.csv', index=False)
+    configs = {}
+    for name, arms in ABLATIONS.items():
+        res, att = [], []
+        for arm, folder, kinds in arms:
+            f = runs/folder; configs[folder] = config(f)
+            r, a = rows(f), per_run(f, 'attention/{pe}_seed{seed}.csv')
+            keep = (lambda d: d if kinds is None else d[d.pe.isin(kinds)])
+            res.append(keep(r).assign(arm=arm))
+            if a is not None: att.append(keep(a).assign(arm=arm))
+        out = pd.concat(res, ignore_index=True)
+        out[['arm'] + [c for c in out.columns if c != 'arm']].to_csv(dest/f'ablation_{name}.csv', index=False, na_rep='nan')
+        if att and name in ATTENTION:
+            a = pd.concat(att, ignore_index=True); a[['arm'] + [c for c in a.columns if c != 'arm']].to_csv(dest/f'ablation_{name}_attention.csv', index=False)
+    (dest/'ablation_configs.json').write_text(json.dumps(configs, indent=1) + '\n')
+
+if __name__ == '__main__':
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('runs', type=Path, help='the folder holding the run folders')
+    p.add_argument('--dest', type=Path, default=Path(__file__).parents[1]/'nbs'/'experiments'/'results')
+    a = p.parse_args(); main(a.runs, a.dest)
