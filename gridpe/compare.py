@@ -78,7 +78,7 @@ class Config:
     jobs:int=1 # (kind, seed) runs trained at once, each in its own process: for a GPU (slower on a few CPU cores)
     quiet:bool=False # print nothing but errors (for scripts)
     resume:bool=True # save each run's state after every epoch (out/checkpoints, removed when the run is done) and continue a cut run from its last epoch
-    attention:bool=False # ViTs: also record mean attention distance and entropy per block and head at every size (out/attention/<kind>_seed<seed>.csv)
+    attention:bool=False # ViTs: also record mean attention distance and entropy per block and head at every size (out/attention/<kind>_seed<seed>.csv), for runs it trains
 
     def identity(self)->dict:
         "The settings that change a run's numbers: all but NOT_IDENTITY."
@@ -442,18 +442,26 @@ def train_all(cfg:Config, data:dict)->dict:
     return {k: r['status'] for k, r in res.items()}
 
 # %% ../nbs/08_compare.ipynb #eb32dc5f
-def job_devices(n:int, # runs to place
+def job_devices(n:int, # worker processes to place
                 device:str|None, # the job's --device (None: the default)
                 n_gpus:int, # GPUs visible
                )->list:
-    "The device of each of `n` --jobs runs: `device` when given, else round-robin over the GPUs when there are several."
+    "The device of each of `n` --jobs workers: `device` when given, else round-robin over the GPUs when there are several."
     if device is not None or n_gpus < 2: return [device] * n
     return [f'cuda:{k % n_gpus}' for k in range(n)]
 
 # %% ../nbs/08_compare.ipynb #95bf7627
-def _train_in_process(cfg:dict, pe:str, seed:int, device:str|None=None)->dict:
-    "One (kind, seed) of a --jobs run, in its own process; its output goes to parts/<kind>_seed<seed>.log."
-    cfg = Config(**{**cfg, 'device': device or cfg['device']})
+_WORKER_DEVICE = None                                                     # the device of this --jobs worker process
+
+def _take_device(q):
+    "Pool initializer: this worker takes its device from `q` once (and makes it CUDA's current device)."
+    global _WORKER_DEVICE
+    _WORKER_DEVICE = q.get()
+    if _WORKER_DEVICE and _WORKER_DEVICE.startswith('cuda'): torch.cuda.set_device(_WORKER_DEVICE)
+
+def _train_in_process(cfg:dict, pe:str, seed:int)->dict:
+    "One (kind, seed) of a --jobs run, in its own process (on its worker's device); its output goes to parts/<kind>_seed<seed>.log."
+    cfg = Config(**{**cfg, 'device': cfg['device'] or _WORKER_DEVICE})
     with open(part_path(cfg, pe, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
         return train_part(cfg, load_data(cfg), pe, seed)
 
@@ -466,11 +474,14 @@ def run_parallel(cfg:Config, # the job's settings
     res = {r: dict(status='done') for r in runs if read_part(cfg, *r) is not None}
     for r in res: say(cfg, f"{head[r]}: {_outcome(cfg, res[r])}")
     if not (todo := [r for r in runs if r not in res]): return {k: r['status'] for k, r in res.items()}
-    from gridpe.compare import _train_in_process as work                       # the module's function, so the processes can import it
-    with ProcessPoolExecutor(min(cfg.jobs, len(todo)), mp_context=multiprocessing.get_context('spawn')) as ex:
-        devs = job_devices(len(todo), cfg.device, torch.cuda.device_count() if torch.cuda.is_available() else 0)
-        futs = {ex.submit(work, asdict(cfg), pe, s, d): (pe, s) for (pe, s), d in zip(todo, devs)}
-        for r, d in zip(todo, devs): say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{f' on {d}' if d else ''} (log: {part_path(cfg, *r).with_suffix('.log')})")
+    from gridpe.compare import _train_in_process as work, _take_device      # the module's functions, so the processes can import them
+    n, ctx = min(cfg.jobs, len(todo)), multiprocessing.get_context('spawn')
+    devs, q = job_devices(n, cfg.device, torch.cuda.device_count() if torch.cuda.is_available() else 0), ctx.Queue()
+    for d in devs: q.put(d)                                               # one device per worker, for all its runs
+    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_take_device, initargs=(q,)) as ex:
+        futs = {ex.submit(work, asdict(cfg), pe, s): (pe, s) for pe, s in todo}
+        where = f" on {', '.join(dict.fromkeys(d for d in devs if d))}" if any(devs) else ''
+        for r in todo: say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{where} (log: {part_path(cfg, *r).with_suffix('.log')})")
         for f in as_completed(futs): res[futs[f]] = f.result(); say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
     return {k: r['status'] for k, r in res.items()}
 
@@ -551,7 +562,7 @@ def _defaults_help(name:str)->str:
 # %% ../nbs/08_compare.ipynb #0e9543ec
 def cli_parser()->argparse.ArgumentParser:
     "The parser of `gridpe-compare`: one flag per Config field, its help the field's docment and defaults."
-    keep = ', '.join(_flag(k) for k in NOT_IDENTITY)
+    keep = ', '.join('--no-' + _flag(k)[2:] if Config.__dataclass_fields__[k].default is True else _flag(k) for k in NOT_IDENTITY)
     p = argparse.ArgumentParser(prog='gridpe-compare', description='Train every positional embedding at one size and evaluate it across sizes.',
         epilog=f"A results folder (--out) holds one set of settings: a rerun into it with other settings is refused, naming those that differ "
                f"(use another --out, or remove the folder); only {keep} may change, so more kinds or seeds resume it. "

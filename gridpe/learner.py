@@ -67,7 +67,13 @@ class NoDecayLearner(Learner):
 
 # %% ../nbs/07_learner.ipynb #700a6c45
 @patch
-def fit(self:NoDecayLearner, n_epoch, lr=None, wd=None, cbs=None, reset_opt=False, start_epoch=0):
+def fit(self:NoDecayLearner, n_epoch:int, # epochs of the whole run
+        lr=None, # learning rate (fastai's)
+        wd=None, # weight decay (fastai's)
+        cbs=None, # callbacks for this fit
+        reset_opt:bool=False, # make a new optimiser first
+        start_epoch:int=0, # the first epoch to train (resuming)
+       ):
     "fastai's `fit`, from epoch `start_epoch` (the schedule where the whole run has it); earlier epochs run no events."
     self.first_epoch = start_epoch
     try: Learner.fit(self, n_epoch, lr=lr, wd=wd, cbs=cbs, reset_opt=reset_opt)
@@ -326,7 +332,7 @@ def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None)->pd.Dat
 def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
                        epochs:int, # epochs to train
                        best:bool=False, # also evaluate the epoch with the best validation top-1 (rows checkpoint='best')
-                       checkpoint:str|Path|None=None, # an `EpochCheckpoint` file: written after every epoch, resumed from when it exists
+                       checkpoint:str|Path|None=None, # an `EpochCheckpoint` file: written after every epoch, resumed from when it exists (a `NoDecayLearner`)
                       )->pd.DataFrame|None:
     "`fit_recipe` then `evaluate_sizes` (columns size, top1, top5, loss, checkpoint, epoch); distributed, inside `learn.distrib_ctx()`, and only rank 0 gets the table."
     if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint)
