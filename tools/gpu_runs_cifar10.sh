@@ -7,6 +7,8 @@
 #   MODE=short  10 epochs (1 warm-up): the five kinds, and the ablation arms positions/rotation/ratio/per_block (as run
 #               for nbs/experiments/reproduction.ipynb: SEEDS="0 1")
 #   MODE=main   50 epochs (5 warm-up): the five kinds, 3 seeds (issue 12's main table; not finished yet)
+#   MODE=heads  10 epochs: GridPE with 1, 2, 8 and 16 heads at width 384 (64, 32, 8 and 4 scales per head; 4 heads =
+#               16 scales is the short set's gridpe), the paper's scales x heads ablation (not run yet)
 #
 # Needs on the device: the runtime wheels in .whl/rt (fastai, fastcore, fasttransform, fastprogress, fastdownload,
 # plum-dispatch, beartype) and CIFAR-10 as .data/c10train.tgz / .data/c10test.tgz (tar.gz of the ImageFolder train/
@@ -15,23 +17,29 @@
 # processes per GPU under MPS with OMP_NUM_THREADS=2 reached ~8.2k img/s per GPU; without the thread limit, 3-4
 # processes per GPU on the 64-core host reached only ~4.2k.
 set -u
-MODE=${MODE:-short}; SEEDS=${SEEDS:-0 1}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
+MODE=${MODE:-short}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
 python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null
 export PYTHONPATH=/tmp/site:$PWD MPLBACKEND=Agg GRIDPE_CACHE=/tmp/gcache OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 mkdir -p .data/cifar10; for t in train test; do [ -f .data/c10$t.tgz ] && [ ! -d .data/cifar10/$t ] && tar xzf .data/c10$t.tgz -C .data/cifar10; done
 [ -d .data/cifar10/test ] && [ -d .data/cifar10/train ] || { echo "CIFAR-10 missing under .data/cifar10"; exit 3; }
 nvidia-smi -L; date -u
-pgrep -f nvidia-cuda-mps-control >/dev/null || { nvidia-cuda-mps-control -d && echo "MPS started"; }
+# MPS lets the processes of one GPU run kernels at once; restarted each call (after processes were killed, an earlier
+# call's resumed runs died silently at start: cause not established, a stale MPS server is one suspect)
+echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 python3 -c "from gridpe.compare import resolve, load_data; load_data(resolve('image', paper=True, data='.data/cifar10', size=32, eval_sizes=[16, 64]))"  # fills the cache once
 mkdir -p $R/logs
 if [ $MODE = main ]; then EP="--epochs 50"; else EP="--epochs 10 --warmup-epochs 1"; fi
+SEEDS=${SEEDS:-0 1}; [ $MODE = main ] && SEEDS=${MAIN_SEEDS:-0 1 2}
 B="--paper --data .data/cifar10 --size 32 --patch-size 4 --eval-sizes 16 24 32 40 48 56 64 $EP --seeds $SEEDS --jobs $(echo $SEEDS | wc -w) --attention --quiet"
 i=0
 go() { local name=$1 kind=$2; shift 2          # one job per (folder, kind) on one GPU (GPUs in turn), its seeds at once
-       timeout -s INT $LIM python3 -m gridpe.compare image $B --pe $kind --device cuda:$((i % 4)) --out $R/$name "$@" > $R/logs/${name}_$kind.log 2>&1 &
+       ( timeout -s INT $LIM python3 -m gridpe.compare image $B --pe $kind --device cuda:$((i % 4)) --out $R/$name "$@" > $R/logs/${name}_$kind.log 2>&1
+         echo "exit status $? (124: stopped at the time limit, to be resumed)" >> $R/logs/${name}_$kind.log ) &
        i=$((i + 1)); }
 if [ $MODE = main ]; then
   for k in none ape rope_axial rope_mixed gridpe; do go cifar10_vit_small $k; done
+elif [ $MODE = heads ]; then
+  for h in 1 2 8 16; do go ablation_scales_heads_$h gridpe --heads $h; done
 else
   G() { echo "gridpe={\"pe_per_block\": $1, \"pe_kwargs\": {$2\"rotate\": \"$3\"}}"; }
   for k in none ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep $k; done
@@ -42,8 +50,9 @@ else
   go ablation_ratio_base100 gridpe --pe-options "$(G true '"base": 100, ' head)"
   for k in gridpe rope_mixed; do go ablation_per_block_shared $k --pe-options "$(G false '"base": 10000, ' head)" 'rope_mixed={"pe_per_block": false}'; done
 fi
-wait
-pkill -f gridpe.compare; sleep 2; pkill -9 -f gridpe.compare; date -u
+wait                                            # timeout stops each job with SIGINT; its checkpoint stays for the next call
+date -u; grep -h "exit status" $R/logs/*.log | sort | uniq -c
+sleep 3; pgrep -af "gridpe.compare" && echo "^ still running after the time limit"
 for f in $R/*/history_*; do echo "$f $(($(wc -l < $f) - 1)) epochs"; done
 echo "finished runs: $(ls $R/*/parts/*.csv 2>/dev/null | wc -l)"
 tar czf $OUT/runs.tgz --exclude='*.pth' --exclude='*.tmp' -C $(dirname $R) $(basename $R)
