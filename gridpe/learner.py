@@ -272,13 +272,15 @@ def _state(model:nn.Module)->dict: return {k: v.detach().to('cpu', copy=True) fo
 
 # %% ../nbs/07_learner.ipynb #34808fc0
 class EpochCheckpoint(Callback):
-    "After every epoch, saves weights, optimiser, epoch and `keep_best`'s state to `fname` (atomically, first process only)."
+    "After every trained epoch, saves weights, optimiser, epoch and `keep_best`'s state to `fname` (atomically, first process only)."
     order = KeepBest.order + 1
     def __init__(self, fname:str|Path, # the checkpoint file
                  keep_best:KeepBest|None=None, # the run's KeepBest, saved with it
-                ): self.fname, self.kb = Path(fname), keep_best
+                ): self.fname, self.kb, self.trained = Path(fname), keep_best, False
+    def before_train(self): self.trained = True                             # (fastai's SkipToEpoch cancels before this)
     def after_epoch(self):
-        if rank_distrib(): return
+        trained, self.trained = self.trained, False
+        if rank_distrib() or not trained: return
         kb = self.kb if self.kb is not None and self.kb.state is not None else None
         ck = dict(model=getattr(self.learn.model, 'module', self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
                   epoch=self.epoch, best=None if kb is None else (kb.best, kb.best_epoch, kb.state))
