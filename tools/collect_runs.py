@@ -4,7 +4,7 @@
     python tools/collect_runs.py RUNS_DIR [--dest nbs/experiments/results]
 
 Only finished runs count (a part in parts/); a run cut before its end has no part and is left out. For each main folder
-NAME it writes NAME.csv (its results.csv rows), NAME_config.json (its settings, with the kinds and seeds of its finished runs), NAME_history.csv (every finished run's per-epoch
+NAME present (MAINS) it writes NAME.csv (its results.csv rows), NAME_config.json (its settings, with the kinds and seeds of its finished runs), NAME_history.csv (every finished run's per-epoch
 history, with pe and seed) and NAME_attention.csv (with --attention). Each ablation in ABLATIONS becomes
 ablation_<name>.csv: the rows of every arm, an `arm` column first, the reference arm taken from the main folder; and
 ablation_<name>_attention.csv for the ablations in ATTENTION; ablation_configs.json holds every arm folder's settings.
@@ -13,7 +13,8 @@ import argparse, json
 from pathlib import Path
 import pandas as pd
 
-MAIN = 'cifar10_vit_small_10ep'
+MAINS = ('cifar10_vit_small_10ep', 'cifar10_vit_small', 'modelnet10_pct')   # the main folders, gathered when present
+MAIN = 'cifar10_vit_small_10ep'   # the reference arm of the CIFAR-10 ablations (the same 10-epoch schedule)
 ABLATIONS = {   # name: [(arm, folder, kinds or None for all)]
     'positions': [('index', MAIN, ['rope_axial', 'rope_mixed', 'gridpe']), ('scaled', 'ablation_positions_scaled', None)],
     'rotation':  [('per head (official)', MAIN, ['gridpe']), ('per head and scale', 'ablation_rotation_random', None),
@@ -21,6 +22,8 @@ ABLATIONS = {   # name: [(arm, folder, kinds or None for all)]
     'ratio':     [('base 10000 (official)', MAIN, ['gridpe']), ('economy e^(1/2)', 'ablation_ratio_economy', None),
                   ('base 100', 'ablation_ratio_base100', None)],
     'per_block': [('per block (official)', MAIN, ['gridpe', 'rope_mixed']), ('shared', 'ablation_per_block_shared', None)],
+    'scales_heads': [('4 heads, 16 scales (official)', MAIN, ['gridpe'])] + [(f'{h} head{"s" * (h > 1)}, {64 // h} scales', f'ablation_scales_heads_{h}', None) for h in (1, 2, 8, 16)],
+    'pct_pos_scale': [(f'xyz × {s}', f'ablation_pct_pos_scale_{s}', None) for s in (1, 10, 32)],
 }
 
 ATTENTION = {'positions'}   # ablations whose attention metrics are kept (the others' arms look alike; the main folder has every kind's)
@@ -50,13 +53,15 @@ def config(folder:Path)->dict:
 
 def main(runs:Path, dest:Path):
     dest.mkdir(parents=True, exist_ok=True)
-    m = runs/MAIN
-    rows(m).to_csv(dest/f'{MAIN}.csv', index=False, na_rep='nan')
-    (dest/f'{MAIN}_config.json').write_text(json.dumps(config(m), indent=1) + '\n')
-    if (h := per_run(m, 'history_{pe}_seed{seed}.csv')) is not None: h.to_csv(dest/f'{MAIN}_history.csv', index=False)
-    if (a := per_run(m, 'attention/{pe}_seed{seed}.csv')) is not None: a.to_csv(dest/f'{MAIN}_attention.csv', index=False)
-    configs = {}
+    for name in MAINS:
+        if not list((m := runs/name).glob('parts/*.csv')): continue
+        rows(m).to_csv(dest/f'{name}.csv', index=False, na_rep='nan')
+        (dest/f'{name}_config.json').write_text(json.dumps(config(m), indent=1) + '\n')
+        if (h := per_run(m, 'history_{pe}_seed{seed}.csv')) is not None: h.to_csv(dest/f'{name}_history.csv', index=False)
+        if (a := per_run(m, 'attention/{pe}_seed{seed}.csv')) is not None: a.to_csv(dest/f'{name}_attention.csv', index=False)
+    configs = json.loads(p.read_text()) if (p := dest/'ablation_configs.json').exists() else {}
     for name, arms in ABLATIONS.items():
+        if not all(list((runs/f).glob('parts/*.csv')) for _, f, _ in arms): continue          # an ablation is gathered whole
         res, att = [], []
         for arm, folder, kinds in arms:
             f = runs/folder; configs[folder] = config(f)
