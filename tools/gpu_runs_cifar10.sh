@@ -36,8 +36,9 @@ go() { local name=$1 kind=$2; shift 2          # one job per (folder, kind) on o
        ( timeout -s INT $LIM python3 -m gridpe.compare image $B --pe $kind --device cuda:$((i % 4)) --out $R/$name "$@" > $R/logs/${name}_$kind.log 2>&1
          echo "exit status $? (124: stopped at the time limit, to be resumed)" >> $R/logs/${name}_$kind.log ) &
        i=$((i + 1)); }
-if [ $MODE = main ]; then
-  for k in none ape rope_axial rope_mixed gridpe; do go cifar10_vit_small $k; done
+if [ $MODE = main ]; then                        # one job: its 15 worker processes go round-robin to the GPUs (4, 4, 4, 3)
+  ( timeout -s INT $LIM python3 -m gridpe.compare image $B --pe none ape rope_axial rope_mixed gridpe --jobs 15 --out $R/cifar10_vit_small > $R/logs/cifar10_vit_small.log 2>&1
+    echo "exit status $? (124: stopped at the time limit, to be resumed)" >> $R/logs/cifar10_vit_small.log ) &
 elif [ $MODE = heads ]; then
   for h in 1 2 8 16; do go ablation_scales_heads_$h gridpe --heads $h; done
 else
