@@ -453,10 +453,11 @@ def job_devices(n:int, # worker processes to place
 # %% ../nbs/08_compare.ipynb #95bf7627
 _WORKER_DEVICE = None                                                     # the device of this --jobs worker process
 
-def _take_device(q):
-    "Pool initializer: this worker takes its device from `q` once (and makes it CUDA's current device)."
+def _take_device(q, threads:int):
+    "Pool initializer: this worker takes its device from `q` once (CUDA's current device) and `threads` CPU threads."
     global _WORKER_DEVICE
     _WORKER_DEVICE = q.get()
+    if 'OMP_NUM_THREADS' not in os.environ: torch.set_num_threads(threads)   # N workers share the cores, not N × all
     if _WORKER_DEVICE and _WORKER_DEVICE.startswith('cuda'): torch.cuda.set_device(_WORKER_DEVICE)
 
 def _train_in_process(cfg:dict, pe:str, seed:int)->dict:
@@ -478,7 +479,7 @@ def run_parallel(cfg:Config, # the job's settings
     n, ctx = min(cfg.jobs, len(todo)), multiprocessing.get_context('spawn')
     devs, q = job_devices(n, cfg.device, torch.cuda.device_count() if torch.cuda.is_available() else 0), ctx.Queue()
     for d in devs: q.put(d)                                               # one device per worker, for all its runs
-    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_take_device, initargs=(q,)) as ex:
+    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_take_device, initargs=(q, max(1, (os.cpu_count() or 1) // n))) as ex:
         futs = {ex.submit(work, asdict(cfg), pe, s): (pe, s) for pe, s in todo}
         where = f" on {', '.join(dict.fromkeys(d for d in devs if d))}" if any(devs) else ''
         for r in todo: say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{where} (log: {part_path(cfg, *r).with_suffix('.log')})")
