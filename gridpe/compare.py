@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/compare.html.md"""
 
 # %% ../nbs/08_compare.ipynb #0b6ddbbf
 from __future__ import annotations
-import argparse, ast, contextlib, copy, math, fcntl, inspect, io, json, linecache, multiprocessing, os, sys, textwrap, time, tokenize, types, typing
+import argparse, ast, contextlib, copy, math, fcntl, inspect, io, json, linecache, multiprocessing, os, signal, sys, textwrap, time, tokenize, types, typing
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, fields, asdict
 from functools import partial
@@ -456,6 +456,7 @@ _WORKER_DEVICE = None                                                     # the 
 def _take_device(q, threads:int):
     "Pool initializer: this worker takes its device from `q` once (CUDA's current device) and `threads` CPU threads."
     global _WORKER_DEVICE
+    signal.signal(signal.SIGINT, signal.SIG_IGN)                          # Ctrl-C / timeout -s INT: the parent stops the workers
     _WORKER_DEVICE = q.get()
     if 'OMP_NUM_THREADS' not in os.environ: torch.set_num_threads(threads)   # N workers share the cores, not N × all
     if _WORKER_DEVICE and _WORKER_DEVICE.startswith('cuda'): torch.cuda.set_device(_WORKER_DEVICE)
@@ -483,7 +484,11 @@ def run_parallel(cfg:Config, # the job's settings
         futs = {ex.submit(work, asdict(cfg), pe, s): (pe, s) for pe, s in todo}
         where = f" on {', '.join(dict.fromkeys(d for d in devs if d))}" if any(devs) else ''
         for r in todo: say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{where} (log: {part_path(cfg, *r).with_suffix('.log')})")
-        for f in as_completed(futs): res[futs[f]] = f.result(); say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
+        try:
+            for f in as_completed(futs): res[futs[f]] = f.result(); say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
+        except KeyboardInterrupt:                                         # stop now: each run keeps its last epoch's checkpoint
+            for w in list(ex._processes.values()): w.terminate()
+            ex.shutdown(wait=False, cancel_futures=True); raise
     return {k: r['status'] for k, r in res.items()}
 
 # %% ../nbs/08_compare.ipynb #0d219984
