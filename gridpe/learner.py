@@ -39,10 +39,12 @@ __all__ = ['no_decay_names', 'head_splitter', 'NoDecayLearner', 'class_metrics',
            'EpochCheckpoint', 'load_checkpoint', 'HistoryCSV', 'train_and_evaluate']
 
 # %% ../nbs/07_learner.ipynb #a354c658
+def _bare(model:nn.Module)->nn.Module: return getattr(model, 'module', model)   # the model inside a DistributedDataParallel wrapper
+
 def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
                   )->set:
     "Full names of the parameters kept out of weight decay: `no_weight_decay()` names (else `pe.*` and the CLS token) and every 1-D parameter."
-    m = getattr(model, 'module', model)                                   # unwrap DistributedDataParallel
+    m = _bare(model)
     names = no_weight_decay_names(m)
     if not callable(getattr(m, 'no_weight_decay', None)): names |= {n for n, _ in m.named_parameters() if n.startswith('pe.') or n.endswith('cls_token')}
     return names | {n for n, p in m.named_parameters() if p.ndim <= 1}
@@ -51,7 +53,7 @@ def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel 
 def head_splitter(model:nn.Module, # a model with a `head` (or its DistributedDataParallel wrapper)
                  )->list:
     "fastai splitter: [backbone, head] parameters, so that `learn.freeze()` trains the head alone."
-    m = getattr(model, 'module', model)
+    m = _bare(model)
     head = {id(p) for p in m.head.parameters()}
     return [[p for p in m.parameters() if id(p) not in head], list(m.head.parameters())]
 
@@ -62,7 +64,7 @@ class NoDecayLearner(Learner):
         "Make the optimiser, then turn weight decay off for the undecayed parameters."
         super().create_opt()
         names = no_decay_names(self.model)
-        for n, p in getattr(self.model, 'module', self.model).named_parameters():
+        for n, p in _bare(self.model).named_parameters():
             if n in names: self.opt.state[p]['do_wd'] = False
 
 # %% ../nbs/07_learner.ipynb #700a6c45
@@ -231,7 +233,7 @@ def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLo
                     n:int=256, # validation images measured at each size (the first ones)
                    )->pd.DataFrame:
     "Mean attention distance (patches) and entropy (nats) per block and head at each size: columns size, block, head, mean_distance, entropy."
-    m, rows = getattr(learn.model, 'module', learn.model), []
+    m, rows = _bare(learn.model), []
     if not hasattr(m, 'patch_embed'): raise TypeError(f"attention_sizes measures ViTs, not {type(m).__name__}")
     m.eval()
     for s in (list(learn.dls.eval) if sizes is None else sizes):
@@ -268,7 +270,7 @@ class KeepBest(TrackerCallback):
         super().after_epoch()
         if self.new_best: self.best_epoch, self.state = self.epoch, _state(self.learn.model)
 
-def _state(model:nn.Module)->dict: return {k: v.detach().to('cpu', copy=True) for k, v in getattr(model, 'module', model).state_dict().items()}
+def _state(model:nn.Module)->dict: return {k: v.detach().to('cpu', copy=True) for k, v in _bare(model).state_dict().items()}
 
 # %% ../nbs/07_learner.ipynb #34808fc0
 class EpochCheckpoint(Callback):
@@ -282,7 +284,7 @@ class EpochCheckpoint(Callback):
         trained, self.trained = self.trained, False
         if rank_distrib() or not trained: return
         kb = self.kb if self.kb is not None and self.kb.state is not None else None
-        ck = dict(model=getattr(self.learn.model, 'module', self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
+        ck = dict(model=_bare(self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
                   epoch=self.epoch, best=None if kb is None else (kb.best, kb.best_epoch, kb.state))
         self.fname.parent.mkdir(parents=True, exist_ok=True); tmp = self.fname.with_name(self.fname.name + '.tmp')
         torch.save(ck, tmp); os.replace(tmp, self.fname)
@@ -296,7 +298,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
     if not Path(fname).exists(): return 0
     dev = getattr(learn.dls, 'device', None) or 'cpu'
     ck = torch.load(fname, map_location=dev, weights_only=False)
-    getattr(learn.model, 'module', learn.model).to(dev).load_state_dict(ck['model'])
+    _bare(learn.model).to(dev).load_state_dict(ck['model'])
     if learn.opt is None: learn.create_opt()
     learn.opt.load_state_dict(ck['opt'])
     if keep_best is not None and ck['best'] is not None:
@@ -325,7 +327,7 @@ def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None)->pd.Dat
     last_epoch = learn.epoch if start < epochs else epochs - 1             # (validate resets it)
     df = evaluate_sizes(learn).assign(checkpoint='last', epoch=last_epoch)
     if not best: return df
-    m, last = getattr(learn.model, 'module', learn.model), _state(learn.model)
+    m, last = _bare(learn.model), _state(learn.model)
     m.load_state_dict(kb.state)
     try: df = pd.concat([df, evaluate_sizes(learn).assign(checkpoint='best', epoch=kb.best_epoch)], ignore_index=True)
     finally: m.load_state_dict(last)
