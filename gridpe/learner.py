@@ -23,7 +23,7 @@ from fastai.callback.tracker import TrackerCallback
 from fastai.callback.progress import CSVLogger
 from fastai.callback.mixup import MixHandler, MixUp, CutMix
 from fastai.callback.schedule import ParamScheduler, SchedLin, SchedCos, combine_scheds
-from fastai.optimizer import Adam, SGD
+from fastai.optimizer import Optimizer
 from fastai.losses import LabelSmoothingCrossEntropyFlat
 from fastai.metrics import accuracy, top_k_accuracy
 from fastai.torch_core import num_distrib, rank_distrib
@@ -34,9 +34,9 @@ from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 
 # %% auto #0
-__all__ = ['no_decay_names', 'head_splitter', 'NoDecayLearner', 'class_metrics', 'Recipe', 'MixUpCutMix', 'vit_learner',
-           'pct_learner', 'fit_recipe', 'evaluate_sizes', 'attention_sizes', 'plot_sizes', 'KeepBest',
-           'EpochCheckpoint', 'load_checkpoint', 'HistoryCSV', 'train_and_evaluate']
+__all__ = ['no_decay_names', 'head_splitter', 'NoDecayLearner', 'ForeachAdam', 'ForeachSGD', 'class_metrics', 'Recipe',
+           'MixUpCutMix', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes', 'attention_sizes', 'plot_sizes',
+           'KeepBest', 'EpochCheckpoint', 'load_checkpoint', 'HistoryCSV', 'train_and_evaluate']
 
 # %% ../nbs/07_learner.ipynb #a354c658
 def _bare(model:nn.Module)->nn.Module: return getattr(model, 'module', model)   # the model inside a DistributedDataParallel wrapper
@@ -66,6 +66,61 @@ class NoDecayLearner(Learner):
         names = no_decay_names(self.model)
         for n, p in _bare(self.model).named_parameters():
             if n in names: self.opt.state[p]['do_wd'] = False
+
+# %% ../nbs/07_learner.ipynb #55288ecd
+def _decay(ps:list, sts:list, lr:float, wd:float, decouple:bool):
+    "Weight decay of the parameters whose state has `do_wd` (default True): θ ← θ(1 − ηλ), or g ← g + λθ (L2)."
+    d = [p for p, s in zip(ps, sts) if s.get('do_wd', True)]
+    if wd == 0 or not d: return
+    if decouple: torch._foreach_mul_(d, 1 - lr * wd)
+    else: torch._foreach_add_([p.grad for p in d], d, alpha=wd)
+
+# %% ../nbs/07_learner.ipynb #c1f15758
+class _Foreach(Optimizer):
+    "A fastai `Optimizer` whose `step` updates each parameter group at once (`_update`); `zero_grad` in one kernel."
+    def __init__(self, params, **hypers): super().__init__(params, [], **hypers)
+    def zero_grad(self):
+        gs = [p.grad.detach_() for p, *_ in self.all_params(with_grad=True)]
+        if gs: torch._foreach_zero_(gs)
+    @torch.no_grad()
+    def step(self, closure=None):
+        if closure is not None: raise NotImplementedError("fastai optimizers do not support closures")
+        for pl, h in zip(self.param_lists, self.hypers):
+            ps = [p for p in pl if p.grad is not None]
+            if ps: self._update(ps, [self.state[p] for p in ps], **h)
+
+# %% ../nbs/07_learner.ipynb #aa06cae0
+class ForeachAdam(_Foreach):
+    "fastai's `Adam` (decoupled weight decay by default, per-parameter `do_wd`) in a few multi-tensor kernels per group."
+    def __init__(self, params, lr, mom:float=0.9, sqr_mom:float=0.99, eps:float=1e-5, wd:float=0.01,
+                 decouple_wd:bool=True): # False: L2 (added to the gradient)
+        super().__init__(params, lr=lr, mom=mom, sqr_mom=sqr_mom, eps=eps, wd=wd); self.decouple_wd = decouple_wd
+    def _update(self, ps, sts, lr, mom, sqr_mom, eps, wd, **_):
+        _decay(ps, sts, lr, wd, self.decouple_wd)
+        for p, s in zip(ps, sts):
+            if 'grad_avg' not in s: s.update(grad_avg=torch.zeros_like(p), sqr_avg=torch.zeros_like(p), step=0)
+            s['step'] += 1
+        gs, avg, sqr = [p.grad for p in ps], [s['grad_avg'] for s in sts], [s['sqr_avg'] for s in sts]
+        torch._foreach_mul_(avg, mom); torch._foreach_add_(avg, gs, alpha=1 - mom)                    # β1-average of g
+        torch._foreach_mul_(sqr, sqr_mom); torch._foreach_addcmul_(sqr, gs, gs, value=1 - sqr_mom)   # β2-average of g²
+        den = torch._foreach_div(sqr, [1 - sqr_mom ** s['step'] for s in sts])
+        torch._foreach_sqrt_(den); torch._foreach_add_(den, eps)
+        torch._foreach_addcdiv_(ps, avg, den, [-lr / (1 - mom ** s['step']) for s in sts])
+
+# %% ../nbs/07_learner.ipynb #afaf9226
+class ForeachSGD(_Foreach):
+    "fastai's `SGD` (momentum without dampening, per-parameter `do_wd`) in a few multi-tensor kernels per group."
+    def __init__(self, params, lr, mom:float=0., wd:float=0.,
+                 decouple_wd:bool=True): # False: L2 (added to the gradient, as torch's SGD)
+        super().__init__(params, lr=lr, mom=mom, wd=wd); self.decouple_wd, self.momentum = decouple_wd, mom != 0
+    def _update(self, ps, sts, lr, mom, wd, **_):
+        _decay(ps, sts, lr, wd, self.decouple_wd)
+        if not self.momentum: return torch._foreach_add_(ps, [p.grad for p in ps], alpha=-lr)
+        for p, s in zip(ps, sts):
+            if 'grad_avg' not in s: s['grad_avg'] = torch.zeros_like(p)
+        avg = [s['grad_avg'] for s in sts]
+        torch._foreach_mul_(avg, mom); torch._foreach_add_(avg, [p.grad for p in ps])   # grad_avg ← μ·grad_avg + g
+        torch._foreach_add_(ps, avg, alpha=-lr)
 
 # %% ../nbs/07_learner.ipynb #700a6c45
 @patch
@@ -174,7 +229,7 @@ def vit_learner(dls, # image DataLoaders (gridpe.data.image_dls)
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
-    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(Adam, decouple_wd=True, sqr_mom=0.999, eps=1e-8),
+    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8),
                            splitter=head_splitter, wd=wd, metrics=class_metrics(dls.c), cbs=_mix_cbs(mixup, cutmix) + L(cbs), path=path)
     lr = lr or 5e-4 * dls.bs / 512
     learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr) if warmup_epochs is None else Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
@@ -197,7 +252,7 @@ def pct_learner(dls, # point DataLoaders (gridpe.data.point_dls)
     "A fastai Learner for PCT with positional embedding `pe`, with the official recipe (SGD with momentum, cosine to `min_lr`)."
     arch = PCT_ARCHS[arch] if isinstance(arch, str) else arch
     learn = NoDecayLearner(dls, arch(dls.c, pe, **model_kwargs), loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
-                           opt_func=partial(SGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd, moms=(momentum,) * 3,
+                           opt_func=partial(ForeachSGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd, moms=(momentum,) * 3,
                            metrics=class_metrics(dls.c), cbs=cbs, path=path)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     return _precision(learn, fp16)
