@@ -6,16 +6,17 @@
 #
 #   MODE=short  10 epochs (1 warm-up): the five kinds, and the ablation arms positions/rotation/ratio/per_block (as run
 #               for nbs/experiments/reproduction.ipynb: SEEDS="0 1")
-#   MODE=main   50 epochs (5 warm-up): the five kinds, 3 seeds (issue 12's main table; not finished yet)
+#   MODE=main   50 epochs (5 warm-up): the five kinds, 3 seeds (issue 12's main table: two calls, LIM=520 then 310)
 #   MODE=heads  10 epochs: GridPE with 1, 2, 8 and 16 heads at width 384 (64, 32, 8 and 4 scales per head; 4 heads =
-#               16 scales is the short set's gridpe), the paper's scales x heads ablation (not run yet)
+#               16 scales is the short set's gridpe), the paper's scales x heads ablation (one call, under 3 min)
 #
 # Needs on the device: the runtime wheels in .whl/rt (fastai, fastcore, fasttransform, fastprogress, fastdownload,
 # plum-dispatch, beartype) and CIFAR-10 as .data/c10train.tgz / .data/c10test.tgz (tar.gz of the ImageFolder train/
 # and test/ trees: 16 + 3 MB, where the 60,000 small files would count 4 KB each against the 64 MiB carry limit).
 # Throughput notes (4× H100 80GB HBM3): one process trains ViT-S at 32 px at ~3.9k img/s (CPU-bound); several
-# processes per GPU under MPS with OMP_NUM_THREADS=2 reached ~8.2k img/s per GPU; without the thread limit, 3-4
-# processes per GPU on the 64-core host reached only ~4.2k.
+# processes per GPU under MPS with OMP_NUM_THREADS=2 reached ~8.2k img/s per GPU with fastai's Adam (7 per GPU); without
+# the thread limit, 3-4 processes per GPU on the 64-core host reached only ~4.2k. With ForeachAdam (the Learners'
+# default since) MODE=main's 15 processes (3-4 per GPU) took 11-14 s per 50,000-image epoch each, ~57k img/s in all.
 set -u
 MODE=${MODE:-short}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
 python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null

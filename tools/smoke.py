@@ -473,6 +473,8 @@ SMOKE = {
     'EpochCheckpoint':    _epoch_checkpoint,
     'load_checkpoint':    lambda f, c: f(c.learner.pct_learner(c.pt_dls, 'none', arch='pct_tiny'), c.tmp/'no_such.pth') == 0,
     'HistoryCSV':         lambda f, c: c.learner.fit_recipe(c.learner.pct_learner(c.pt_dls, 'none', arch='pct_tiny', cbs=[f(c.tmp/'hist.csv')]), 1) or len((c.tmp/'hist.csv').read_text().splitlines()) == 2,
+    'ForeachAdam':        lambda f, c: (l := c.learner.vit_learner(c.img_dls, 'gridpe', arch='vit_nano')).create_opt() or type(l.opt) is f,
+    'ForeachSGD':         lambda f, c: (l := c.learner.pct_learner(c.pt_dls, 'none', arch='pct_tiny')).create_opt() or (isinstance(l.opt, f) and not l.opt.decouple_wd),
     'attention_sizes':    lambda f, c: set(f(c.learner.vit_learner(c.img_dls, 'gridpe', arch='vit_nano'))['size']) == set(c.img_dls.eval),
  },
  # 08_compare: being changed this session (results folder, CLI)
