@@ -8,18 +8,21 @@ Docs: https://gridpe.github.io/gridpe/geometry.html.md"""
 from __future__ import annotations
 import torch
 from torch import Tensor
+try:
+    import triton
+    import triton.language as tl
+except ImportError: triton = tl = None
 
 # %% auto #0
-__all__ = ['farthest_point_sample', 'gather_points', 'knn']
+__all__ = ['farthest_point_sample_eager', 'farthest_point_sample_triton', 'use_fps_kernel', 'farthest_point_sample',
+           'gather_points', 'knn']
 
 # %% ../nbs/03a_geometry.ipynb #fb133ca5
-def farthest_point_sample(xyz:Tensor, # points: B, P, 3
-                          n:int, # points to keep
-                         )->Tensor:
-    "Indices (B, n) of farthest-point samples, starting from point 0, batched on xyz's device (all points, in order, when n = P)."
+def farthest_point_sample_eager(xyz:Tensor, # points: B, P, 3
+                                n:int, # points to keep, ≤ P
+                               )->Tensor:
+    "Indices (B, n) of farthest-point samples from point 0: the batched loop, one step (a few kernels) per chosen point."
     B, P, _ = xyz.shape
-    if n > P: raise ValueError(f"cannot sample {n} points from shapes of {P}")
-    if n == P: return torch.arange(P, device=xyz.device).expand(B, P)               # the whole set: no loop needed
     idx = torch.zeros(B, n, dtype=torch.long, device=xyz.device)
     dist = torch.full((B, P), float('inf'), device=xyz.device)
     far, ar = torch.zeros(B, dtype=torch.long, device=xyz.device), torch.arange(B, device=xyz.device)
@@ -28,6 +31,51 @@ def farthest_point_sample(xyz:Tensor, # points: B, P, 3
         dist = torch.minimum(dist, (xyz - xyz[ar, far][:, None]).pow(2).sum(-1))   # B, P: distance to the chosen set
         far = dist.argmax(-1)
     return idx
+
+# %% ../nbs/03a_geometry.ipynb #f0934ac9
+if triton is not None:
+    @triton.jit
+    def _fps_kernel(xyz_ptr, out_ptr, P, n, BLOCK:tl.constexpr):
+        "Program b: farthest-point samples of shape b of a contiguous (B, P, 3) float32 tensor into out (B, n) int64."
+        b = tl.program_id(0).to(tl.int64)
+        offs = tl.arange(0, BLOCK); m = offs < P
+        base = xyz_ptr + b * P * 3
+        x = tl.load(base + offs * 3, mask=m, other=0.)                                      # BLOCK each
+        y = tl.load(base + offs * 3 + 1, mask=m, other=0.)
+        z = tl.load(base + offs * 3 + 2, mask=m, other=0.)
+        dist = tl.where(m, float('inf'), -1.)                                               # padding is never the farthest
+        far = 0
+        for i in range(n):
+            tl.store(out_ptr + b * n + i, far)
+            dx, dy, dz = x - tl.load(base + far * 3), y - tl.load(base + far * 3 + 1), z - tl.load(base + far * 3 + 2)
+            dist = tl.minimum(dist, dx * dx + dy * dy + dz * dz)
+            far = tl.argmax(dist, axis=0)
+
+# %% ../nbs/03a_geometry.ipynb #5d294e24
+def farthest_point_sample_triton(xyz:Tensor, # points: B, P, 3, on a CUDA device (or Triton's interpreter)
+                                 n:int, # points to keep, ≤ P
+                                )->Tensor:
+    "`farthest_point_sample_eager` in one Triton kernel launch, one program per shape: (B, n) indices."
+    B, P, _ = xyz.shape
+    out = torch.empty(B, n, dtype=torch.long, device=xyz.device)
+    block = triton.next_power_of_2(P)
+    _fps_kernel[(B,)](xyz.float().contiguous(), out, P, n, BLOCK=block, num_warps=min(16, max(4, block // 512)), enable_fp_fusion=False)
+    return out
+
+# %% ../nbs/03a_geometry.ipynb #ac6526ca
+def use_fps_kernel(xyz:Tensor)->bool:
+    "Whether `farthest_point_sample` runs the Triton kernel: float32 points on CUDA, at most 16,384 per shape, Triton importable."
+    return triton is not None and xyz.is_cuda and xyz.dtype == torch.float32 and xyz.shape[1] <= 16384
+
+# %% ../nbs/03a_geometry.ipynb #b15fa476
+def farthest_point_sample(xyz:Tensor, # points: B, P, 3
+                          n:int, # points to keep
+                         )->Tensor:
+    "Indices (B, n) of farthest-point samples, starting from point 0, batched on xyz's device (all points, in order, when n = P)."
+    B, P, _ = xyz.shape
+    if n > P: raise ValueError(f"cannot sample {n} points from shapes of {P}")
+    if n == P: return torch.arange(P, device=xyz.device).expand(B, P)               # the whole set: no loop needed
+    return farthest_point_sample_triton(xyz, n) if use_fps_kernel(xyz) else farthest_point_sample_eager(xyz, n)
 
 # %% ../nbs/03a_geometry.ipynb #226c2175
 def gather_points(x:Tensor, # per-point values: B, N, C

@@ -5,7 +5,9 @@
 #   MODE=pos_scale  the position-scale ablation: gridpe and rope_axial seeing xyz × 1, × 10 and × 32, 20 epochs, 2 seeds
 # Needs .whl/rt (see the CIFAR-10 script) and the ModelNet10 HDF5 folder (modelnet40_ply_hdf5_2048 layout) in .data/mn10.
 # No MPS here: a PCT job under MPS hung at start once (H100, 2026-11-26; not investigated); several processes per GPU
-# without it gave about the throughput of one (~750 shapes/s per H100).
+# without it gave about the throughput of one (~750 shapes/s per H100, with the farthest-point-sampling loop). Since the
+# sampling runs as one Triton kernel (gridpe.geometry), one process trains ~700 shapes/s where the loop gave ~500 (one
+# H100, tools/gpu_bench_fps.py); several processes per GPU were not measured with it.
 set -u
 MODE=${MODE:-main}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
 python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null

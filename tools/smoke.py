@@ -290,6 +290,13 @@ def _timm_all_kinds(gridpe_timm, c):
     "A plain timm ViT with each kind runs at another input size."
     return all(shape(gridpe_timm(c.timm_vit(), k).eval()(c.qk(2, 3, 24, 24))) == (2, 3) for k in c.rope.PE_KINDS)
 
+def _fps_triton(f, c):
+    "The FPS kernel against the loop (on a GPU, or Triton's interpreter on the CPU); True where Triton is not installed."
+    if not c.has_triton: return True
+    import torch
+    x = c.xyz().to('cuda' if torch.cuda.is_available() else 'cpu')
+    return f(x, 8).equal(c.geometry.farthest_point_sample_eager(x, 8))
+
 def _fused_triton(f, c, backward=False):
     "Triton kernel against plain torch (the kernel on a GPU, Triton's interpreter on the CPU); True where Triton is not installed."
     if not c.has_triton: return True
@@ -384,6 +391,9 @@ SMOKE = {
     'farthest_point_sample': lambda f, c: shape(f(c.xyz(), 8)) == (2, 8) and shape(f(c.xyz(), 64)) == (2, 64),
     'gather_points':         lambda f, c: shape(f(c.xyz(), c.geometry.farthest_point_sample(c.xyz(), 8))) == (2, 8, 3),
     'knn':                   lambda f, c: shape(f(c.xyz(2, 8), c.xyz(), 4)) == (2, 8, 4),
+    'farthest_point_sample_eager':  lambda f, c: f(x := c.xyz(), 8).equal(c.geometry.farthest_point_sample(x, 8)),
+    'farthest_point_sample_triton': lambda f, c: _fps_triton(f, c),
+    'use_fps_kernel':        lambda f, c: f(c.xyz()) is False,                     # CPU points: the loop
  },
  # 04_data: being changed this session (fastai types and show methods, cache, format sniffing; point sampling moved to geometry)
  'data': {
