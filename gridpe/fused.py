@@ -138,8 +138,9 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
     B, N, S, H, D = x.shape
     cos, sin, out = cos.float().contiguous(), sin.float().contiguous(), x.new_empty(S, B, N, H, D)
     BN, BD, bpp, grid = _blocks(B, N, H, D, x.device, **{'b_per_prog': 1, **kw})
-    _rope_fwd_kernel[grid](x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), cos.stride(0), cos.stride(1), cos.stride(2),
-                           S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, num_warps=num_warps)
+    with torch.cuda.device_of(x):                                                     # Triton launches on the current device
+        _rope_fwd_kernel[grid](x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), cos.stride(0), cos.stride(1), cos.stride(2),
+                               S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, num_warps=num_warps)
     return out.transpose(2, 3)
 
 # %% ../nbs/02a_fused.ipynb #f025
@@ -193,9 +194,10 @@ def rope_qkv_bwd_triton(g:Tensor, # gradient of the output: S, B, H, N, D, any s
     dc, ds = (torch.zeros_like(c), torch.zeros_like(s)) if table_grad else (c.new_empty(0), s.new_empty(0))
     if not (table_grad and c.shape[0] == 1): kw = {'b_per_prog': 1, **kw}        # several samples a program only to sum a shared table
     BN, BD, bpp, grid = _blocks(B, N, H, D, y.device, **kw)
-    _rope_bwd_kernel[grid](g, y, c, s, gx, dc, ds, B, N, H, n_prefix, c.shape[-1], *g.stride(), *y.stride(), c.stride(0), c.stride(1), c.stride(2),
-                           S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=c.shape[0] == 1, B_PER_PROG=bpp,
-                           TABLE_GRAD=table_grad, num_warps=num_warps)
+    with torch.cuda.device_of(y):                                                     # Triton launches on the current device
+        _rope_bwd_kernel[grid](g, y, c, s, gx, dc, ds, B, N, H, n_prefix, c.shape[-1], *g.stride(), *y.stride(), c.stride(0), c.stride(1), c.stride(2),
+                               S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=c.shape[0] == 1, B_PER_PROG=bpp,
+                               TABLE_GRAD=table_grad, num_warps=num_warps)
     return gx, dc.to(cos.dtype), ds.to(sin.dtype)
 
 # %% ../nbs/02a_fused.ipynb #f030

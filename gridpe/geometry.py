@@ -59,7 +59,8 @@ def farthest_point_sample_triton(xyz:Tensor, # points: B, P, 3, on a CUDA device
     B, P, _ = xyz.shape
     out = torch.empty(B, n, dtype=torch.long, device=xyz.device)
     block = triton.next_power_of_2(P)
-    _fps_kernel[(B,)](xyz.float().contiguous(), out, P, n, BLOCK=block, num_warps=min(16, max(4, block // 512)), enable_fp_fusion=False)
+    with torch.cuda.device_of(xyz):                                                    # Triton launches on the current device
+        _fps_kernel[(B,)](xyz.float().contiguous(), out, P, n, BLOCK=block, num_warps=min(16, max(4, block // 512)), enable_fp_fusion=False)
     return out
 
 # %% ../nbs/03a_geometry.ipynb #ac6526ca

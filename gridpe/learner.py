@@ -97,9 +97,10 @@ class ForeachAdam(_Foreach):
         super().__init__(params, lr=lr, mom=mom, sqr_mom=sqr_mom, eps=eps, wd=wd); self.decouple_wd = decouple_wd
     def _update(self, ps, sts, lr, mom, sqr_mom, eps, wd, **_):
         _decay(ps, sts, lr, wd, self.decouple_wd)
-        for p, s in zip(ps, sts):
-            if 'grad_avg' not in s: s.update(grad_avg=torch.zeros_like(p), sqr_avg=torch.zeros_like(p), step=0)
-            s['step'] += 1
+        for p, s in zip(ps, sts):                                                                       # fastai's initial state, key by key
+            if 'grad_avg' not in s: s['grad_avg'] = torch.zeros_like(p)
+            if 'sqr_avg' not in s: s['sqr_avg'] = torch.zeros_like(p)
+            s['step'] = s.get('step', 0) + 1
         gs, avg, sqr = [p.grad for p in ps], [s['grad_avg'] for s in sts], [s['sqr_avg'] for s in sts]
         torch._foreach_mul_(avg, mom); torch._foreach_add_(avg, gs, alpha=1 - mom)                    # β1-average of g
         torch._foreach_mul_(sqr, sqr_mom); torch._foreach_addcmul_(sqr, gs, gs, value=1 - sqr_mom)   # β2-average of g²
