@@ -14,9 +14,10 @@
 # plum-dispatch, beartype) and CIFAR-10 as .data/c10train.tgz / .data/c10test.tgz (tar.gz of the ImageFolder train/
 # and test/ trees: 16 + 3 MB, where the 60,000 small files would count 4 KB each against the 64 MiB carry limit).
 # Throughput notes (4× H100 80GB HBM3): one process trains ViT-S at 32 px at ~3.9k img/s (CPU-bound); several
-# processes per GPU under MPS with OMP_NUM_THREADS=2 reached ~8.2k img/s per GPU with fastai's Adam (7 per GPU); without
+# processes per GPU under MPS with OMP_NUM_THREADS=2 reached ~8.2k img/s per GPU with fastai's Adam (7 per GPU; start-up
+# and evaluation included, ~11.7k from the epoch times); without
 # the thread limit, 3-4 processes per GPU on the 64-core host reached only ~4.2k. With ForeachAdam (the Learners'
-# default since) MODE=main's 15 processes (3-4 per GPU) took 11-14 s per 50,000-image epoch each, ~57k img/s in all.
+# default since) MODE=main's 15 processes (3-4 per GPU) took a median 13 s per 50,000-image epoch each (~14k img/s per GPU).
 set -u
 MODE=${MODE:-short}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
 python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null
