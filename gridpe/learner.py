@@ -79,6 +79,12 @@ def _decay(ps:list, sts:list, lr:float, wd:float, decouple:bool):
 class _Foreach(Optimizer):
     "A fastai `Optimizer` whose `step` updates each parameter group at once (`_update`); `zero_grad` in one kernel."
     def __init__(self, params, **hypers): super().__init__(params, [], **hypers)
+    @staticmethod
+    def _zeros(ps, sts, *keys):
+        "fastai's initial state: each missing key of a parameter's state is zeros like the parameter."
+        for p, s in zip(ps, sts):
+            for k in keys:
+                if k not in s: s[k] = torch.zeros_like(p)
     def zero_grad(self):
         gs = [p.grad.detach_() for p, *_ in self.all_params(with_grad=True)]
         if gs: torch._foreach_zero_(gs)
@@ -97,10 +103,8 @@ class ForeachAdam(_Foreach):
         super().__init__(params, lr=lr, mom=mom, sqr_mom=sqr_mom, eps=eps, wd=wd); self.decouple_wd = decouple_wd
     def _update(self, ps, sts, lr, mom, sqr_mom, eps, wd, **_):
         _decay(ps, sts, lr, wd, self.decouple_wd)
-        for p, s in zip(ps, sts):                                                                       # fastai's initial state, key by key
-            if 'grad_avg' not in s: s['grad_avg'] = torch.zeros_like(p)
-            if 'sqr_avg' not in s: s['sqr_avg'] = torch.zeros_like(p)
-            s['step'] = s.get('step', 0) + 1
+        self._zeros(ps, sts, 'grad_avg', 'sqr_avg')
+        for s in sts: s['step'] = s.get('step', 0) + 1
         gs, avg, sqr = [p.grad for p in ps], [s['grad_avg'] for s in sts], [s['sqr_avg'] for s in sts]
         torch._foreach_mul_(avg, mom); torch._foreach_add_(avg, gs, alpha=1 - mom)                    # β1-average of g
         torch._foreach_mul_(sqr, sqr_mom); torch._foreach_addcmul_(sqr, gs, gs, value=1 - sqr_mom)   # β2-average of g²
@@ -117,8 +121,7 @@ class ForeachSGD(_Foreach):
     def _update(self, ps, sts, lr, mom, wd, **_):
         _decay(ps, sts, lr, wd, self.decouple_wd)
         if not self.momentum: return torch._foreach_add_(ps, [p.grad for p in ps], alpha=-lr)
-        for p, s in zip(ps, sts):
-            if 'grad_avg' not in s: s['grad_avg'] = torch.zeros_like(p)
+        self._zeros(ps, sts, 'grad_avg')
         avg = [s['grad_avg'] for s in sts]
         torch._foreach_mul_(avg, mom); torch._foreach_add_(avg, [p.grad for p in ps])   # grad_avg ← μ·grad_avg + g
         torch._foreach_add_(ps, avg, alpha=-lr)

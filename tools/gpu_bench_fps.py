@@ -5,17 +5,13 @@ plus the time of one sampling call (256 of 512 points, 32 shapes) each way, and 
 
 Usage (GPU): python tools/gpu_bench_fps.py --out results.json
 """
-import argparse, json, time
+import argparse, json
 import torch
 import gridpe.geometry as geo
 from gridpe.compare import resolve
 from gridpe.data import ArraySet
-from gpu_bench_optim import bench   # tools/ is on sys.path when run as a script
-
-def ms(f, reps=20):
-    f(); torch.cuda.synchronize(); t = time.perf_counter()
-    for _ in range(reps): f()
-    torch.cuda.synchronize(); return 1e3 * (time.perf_counter() - t) / reps
+from gpu_bench import timeit        # tools/ is on sys.path when run as a script
+from gpu_bench_optim import bench
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(); ap.add_argument('--out'); ap.add_argument('--n', type=int, default=2048)
@@ -23,7 +19,7 @@ if __name__ == '__main__':
     res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, runs=[])
     x = torch.randn(32, 512, 3, device='cuda')
     assert torch.equal(geo.farthest_point_sample_triton(x, 256), geo.farthest_point_sample_eager(x, 256))
-    res['fps_ms'] = dict(loop=ms(lambda: geo.farthest_point_sample_eager(x, 256)), kernel=ms(lambda: geo.farthest_point_sample_triton(x, 256)))
+    res['fps_ms'] = dict(loop=1e3 * timeit(lambda: geo.farthest_point_sample_eager(x, 256), 20), kernel=1e3 * timeit(lambda: geo.farthest_point_sample_triton(x, 256), 20))
     print(res['fps_ms'], flush=True)
     cls = [f'c{i}' for i in range(10)]
     pts = lambda n: ArraySet(torch.nn.functional.normalize(torch.randn(n, 1024, 3, generator=g), dim=-1), torch.randint(0, 10, (n,), generator=g), cls)

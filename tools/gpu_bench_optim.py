@@ -10,23 +10,19 @@ Usage (GPU): python tools/gpu_bench_optim.py --out results.json
 import argparse, json, time
 from functools import partial
 import torch
-from fastai.callback.core import Callback
 from fastai.callback.progress import ProgressCallback
 from fastai.optimizer import Adam, SGD
 from fastcore.basics import noop
 from gridpe.compare import resolve, TASKS, call_kwargs, model_kwargs
 from gridpe.data import ArraySet
 from gridpe.learner import ForeachAdam, ForeachSGD
+from gpu_bench import TrainTimer   # tools/ is on sys.path when run as a script
 
-class Timer(Callback):
-    "Samples/s of each training epoch, and the seconds of each optimiser step (synchronised)."
+class Timer(TrainTimer):
+    "`TrainTimer`'s samples/s of each training epoch, and the seconds of each optimiser step (synchronised)."
     order = 100
-    def before_train(self): torch.cuda.synchronize(); self.t0, self.n = time.perf_counter(), 0
     def before_step(self): torch.cuda.synchronize(); self.s0 = time.perf_counter()
     def after_step(self): torch.cuda.synchronize(); self.steps = getattr(self, 'steps', []) + [time.perf_counter() - self.s0]
-    def after_batch(self):
-        if self.training: self.n += len(self.yb[0])
-    def after_train(self): torch.cuda.synchronize(); self.rates = getattr(self, 'rates', []) + [self.n / (time.perf_counter() - self.t0)]
 
 def bench(task, cfg, data, pe, opt_func, epochs):
     t = TASKS[task]
