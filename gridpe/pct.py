@@ -8,24 +8,32 @@ Docs: https://gridpe.github.io/gridpe/pct.html.md"""
 from __future__ import annotations
 import torch
 from torch import nn, Tensor
+import torch.nn.functional as F
 from .rope import make_pe, RotaryTable
 from .fused import rope_qkv
 from .geometry import farthest_point_sample, gather_points, knn
 
 # %% auto #0
-__all__ = ['PCT_ARCHS', 'LocalOp', 'sample_and_group', 'OffsetAttention', 'PCT', 'pct', 'pct_tiny']
+__all__ = ['PCT_ARCHS', 'PointwiseConv', 'LocalOp', 'sample_and_group', 'OffsetAttention', 'PCT', 'pct', 'pct_tiny']
 
-# %% ../nbs/06_pct.ipynb #57eb0b19
+# %% ../nbs/06_pct.ipynb #c88b3f78
+class PointwiseConv(nn.Conv1d):
+    "`nn.Conv1d(c_in, c_out, 1)` applied to channel-last rows: (…, c_in) → (…, c_out) as one matrix product, the same weights and state dict."
+    def __init__(self, c_in:int, c_out:int, bias:bool=True): super().__init__(c_in, c_out, 1, bias=bias)
+    def forward(self, x:Tensor)->Tensor: return F.linear(x, self.weight[..., 0], self.bias)   # …, c_out
+
+# %% ../nbs/06_pct.ipynb #ce1976f1
 class LocalOp(nn.Module):
     "PCT's neighbour embedding: two shared linear layers with BN and ReLU over each group, then a max over the neighbours."
     def __init__(self, c_in:int, c_out:int):
         super().__init__()
-        self.net = nn.Sequential(nn.Conv1d(c_in, c_out, 1, bias=False), nn.BatchNorm1d(c_out), nn.ReLU(),
-                                 nn.Conv1d(c_out, c_out, 1, bias=False), nn.BatchNorm1d(c_out), nn.ReLU())
+        self.net = nn.Sequential(PointwiseConv(c_in, c_out, bias=False), nn.BatchNorm1d(c_out), nn.ReLU(),
+                                 PointwiseConv(c_out, c_out, bias=False), nn.BatchNorm1d(c_out), nn.ReLU())
     def forward(self, g:Tensor)->Tensor:                                  # B, S, k, C
         B, S, k, C = g.shape
-        return self.net(g.reshape(B*S, k, C).transpose(1, 2)).amax(-1).view(B, S, -1)   # B, S, c_out
+        return self.net(g.reshape(-1, C)).view(B*S, k, -1).amax(1).view(B, S, -1)   # rows B·S·k → B, S, c_out
 
+# %% ../nbs/06_pct.ipynb #57eb0b19
 def sample_and_group(n_centres:int, # centres to keep (farthest-point sampling)
                      k:int, # neighbours per centre
                      xyz:Tensor, # points: B, N, 3

@@ -458,6 +458,7 @@ SMOKE = {
  # 06_pct: being changed this session
  'pct': {
     'PCT_ARCHS':        lambda f, c: f['pct'] is c.pct.pct and f['pct_tiny'] is c.pct.pct_tiny,
+    'PointwiseConv':    lambda f, c: shape(f(6, 8)(c.qk(2, 4, 5, 6))) == (2, 4, 5, 8),
     'LocalOp':          lambda f, c: shape(f(6, 8)(c.qk(2, 4, 5, 6))) == (2, 4, 8),
     'sample_and_group': lambda f, c: [shape(t) for t in f(8, 4, c.xyz(2, 32), c.qk(1, 2, 32, 5)[0])] == [(2, 8, 3), (2, 8, 4, 10)],
     'OffsetAttention':  lambda f, c: shape(f(16)(c.qk(1, 2, 16, 10)[0], c.rope.RotaryTable.from_angles(c.qk(1, 1, 10, 2)))) == (2, 16, 10),
