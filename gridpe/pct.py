@@ -18,7 +18,7 @@ __all__ = ['PCT_ARCHS', 'PointwiseConv', 'LocalOp', 'sample_and_group', 'OffsetA
 
 # %% ../nbs/06_pct.ipynb #c88b3f78
 class PointwiseConv(nn.Conv1d):
-    "`nn.Conv1d(c_in, c_out, 1)` applied to channel-last rows: (…, c_in) → (…, c_out) as one matrix product, the same weights and state dict."
+    "`nn.Conv1d(c_in, c_out, 1)` for channel-last rows (…, c_in) → (…, c_out), not (N, C, L): one matrix product, the same weights and state dict."
     def __init__(self, c_in:int, c_out:int, bias:bool=True): super().__init__(c_in, c_out, 1, bias=bias)
     def forward(self, x:Tensor)->Tensor: return F.linear(x, self.weight[..., 0], self.bias)   # …, c_out
 

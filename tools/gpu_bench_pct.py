@@ -32,7 +32,8 @@ if __name__ == '__main__':
     ap = argparse.ArgumentParser(); ap.add_argument('--out'); ap.add_argument('--procs', type=int, default=8); ap.add_argument('--worker')
     a = ap.parse_args()
     if a.worker: worker(a.worker); sys.exit()
-    res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, localop_ms={}, step_ms={}, procs={})
+    res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, date=time.strftime('%Y-%m-%d'), source='tools/gpu_bench_pct.py',
+               localop_ms={}, step_ms={}, procs={})
     for M, ci, co in ((32 * 512, 128, 128), (32 * 256, 256, 256)):                      # PCT's two stages at 512 points
         op, g = P.LocalOp(ci, co).cuda(), torch.randn(32, M // 32, 32, ci, device='cuda', requires_grad=True)
         for name, fw in LAYOUTS.items():
