@@ -1,31 +1,35 @@
 #!/usr/bin/env bash
-# ModelNet10 PCT runs of issue 12 on a 4-GPU host (not run yet); resumable like tools/gpu_runs_cifar10.sh.
+# ModelNet10 PCT runs of issue 12 on a GPU host (any number of GPUs); resumable like tools/gpu_runs_cifar10.sh.
 #   MODE=main       --paper PCT settings, 50 epochs, trained on 512 points, evaluated on 256…1024 (the data has 1024),
 #                   the five kinds, 3 seeds: one gridpe-compare job whose 15 worker processes go round-robin to the GPUs
-#   MODE=pos_scale  the position-scale ablation: gridpe and rope_axial seeing xyz × 1, × 10 and × 32, 20 epochs, 2 seeds
-# Needs .whl/rt (see the CIFAR-10 script) and the ModelNet10 HDF5 folder (modelnet40_ply_hdf5_2048 layout) in .data/mn10.
-# No MPS here: a PCT job under MPS hung at start once (H100, 2026-11-26; not investigated); several processes per GPU
-# without it gave about the throughput of one (~750 shapes/s per H100, with the farthest-point-sampling loop). Since the
-# sampling runs as one Triton kernel (gridpe.geometry), one process trains ~700 shapes/s where the loop gave ~500 (one
-# H100, tools/gpu_bench_fps.py); several processes per GPU were not measured with it.
+#   MODE=pos_scale  the position-scale ablation: gridpe and rope_axial seeing xyz × 1, × 10 and × 32, 10 epochs, 2 seeds
+#                   (ran 2026-11-26 on one H100 in 234 s, 12 processes under MPS: results/ablation_pct_pos_scale.csv)
+#   MODE=all        both at once (27 processes)
+# To run it in the background of a call (setsid, so it outlives the call) and poll from later calls on the same warm
+# machine, test for $R/done (written at the end), never `pgrep -f gridpe.compare`: that matches the polling shell's own
+# command line. Needs .whl/rt (see the CIFAR-10 script) and the ModelNet10 HDF5 folder (modelnet40_ply_hdf5_2048 layout) in .data/mn10.
+# Throughput (one H100 80GB HBM3, random clouds, --paper recipe, gridpe): with the channel-last neighbour MLP
+# (gridpe.pct.PointwiseConv) and the Triton farthest-point sampling, 8 processes under MPS trained ~2,970 shapes/s
+# together in steady state (~1,660 with the 1×1 convolutions; 1.3x end to end with start-up); one process ~700. MPS ran 8, 12 and 27 PCT processes (one and two H100s) without trouble (an
+# earlier PCT job under MPS hung once at start, 2026-11-26, not reproduced).
 set -u
 MODE=${MODE:-main}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
 python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD MPLBACKEND=Agg GRIDPE_CACHE=/tmp/gcache OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
+export PYTHONPATH=/tmp/site:$PWD MPLBACKEND=Agg GRIDPE_CACHE=/tmp/gcache OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps CUDA_MPS_LOG_DIRECTORY=/tmp/mpsl; mkdir -p /tmp/mps /tmp/mpsl
 [ -f .data/mn10/train_files.txt ] || { echo "ModelNet10 missing under .data/mn10"; exit 3; }
 nvidia-smi -L; date -u; mkdir -p $R/logs
+echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 B="--paper --data .data/mn10 --size 512 --eval-sizes 256 384 512 640 768 896 1024 --quiet"
-if [ $MODE = main ]; then
-  timeout -s INT $LIM python3 -m gridpe.compare points $B --epochs 50 --seeds 0 1 2 --jobs 15 --out $R/modelnet10_pct > $R/logs/modelnet10_pct.log 2>&1
-  echo "exit status $?" >> $R/logs/modelnet10_pct.log
-else
-  for s in 1 10 32; do
-    ( timeout -s INT $LIM python3 -m gridpe.compare points $B --epochs 20 --pe gridpe rope_axial --pos-scale $s --seeds 0 1 --jobs 4 \
-        --device cuda:$((s % 4)) --out $R/ablation_pct_pos_scale_$s > $R/logs/pos_scale_$s.log 2>&1; echo "exit status $?" >> $R/logs/pos_scale_$s.log ) &
-  done
-  wait
+run() { local name=$1; shift; timeout -s INT $LIM python3 -m gridpe.compare points $B "$@" --out $R/$name > $R/logs/$name.log 2>&1
+        echo "exit status $?" >> $R/logs/$name.log; }
+if [ $MODE = main ] || [ $MODE = all ]; then run modelnet10_pct --epochs 50 --seeds 0 1 2 --jobs 15 & fi
+if [ $MODE = pos_scale ] || [ $MODE = all ]; then
+  for s in 1 10 32; do run ablation_pct_pos_scale_$s --epochs 10 --pe gridpe rope_axial --pos-scale $s --seeds 0 1 --jobs 4 & done
 fi
+wait
 date -u; grep -h "exit status" $R/logs/*.log | sort | uniq -c
 for f in $R/*/history_*; do echo "$f $(($(wc -l < $f) - 1)) epochs"; done
 echo "finished runs: $(ls $R/*/parts/*.csv 2>/dev/null | wc -l)"
-tar czf $OUT/runs.tgz --exclude='*.pth' --exclude='*.tmp' -C $(dirname $R) $(basename $R)
+echo quit | nvidia-cuda-mps-control; touch $R/done
+[ -n "${OUT:-}" ] && tar czf $OUT/runs.tgz --exclude='*.pth' --exclude='*.tmp' -C $(dirname $R) $(basename $R)
