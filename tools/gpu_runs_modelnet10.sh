@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ModelNet10 PCT runs of issue 12 on a GPU host (any number of GPUs); resumable like tools/gpu_runs_cifar10.sh.
 #   MODE=main       --paper PCT settings, 50 epochs, trained on 512 points, evaluated on 256…1024 (the data has 1024),
-#                   the five kinds, 3 seeds: one gridpe-compare job whose 15 worker processes go round-robin to the GPUs
+#                   the five kinds, seeds $SEEDS (default 0 1 2): one gridpe-compare job, one worker process per run, round-robin
+#                   over the GPUs. Runs only come back finished (checkpoints stay on the machine), so size a call to finish
+#                   its runs: e.g. SEEDS="0 1" in one call and SEEDS=2 in another, unpacked into one folder.
 #   MODE=pos_scale  the position-scale ablation: gridpe and rope_axial seeing xyz × 1, × 10 and × 32, 10 epochs, 2 seeds
 #                   (ran 2026-11-26 on one H100 in 234 s, 12 processes under MPS: results/ablation_pct_pos_scale.csv)
 #   MODE=all        both at once (27 processes)
@@ -13,7 +15,7 @@
 # together in steady state (~1,660 with the 1×1 convolutions; 1.3x end to end with start-up); one process ~700. MPS ran 8, 12 and 27 PCT processes (one and two H100s) without trouble (an
 # earlier PCT job under MPS hung once at start, 2026-11-26, not reproduced).
 set -u
-MODE=${MODE:-main}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
+MODE=${MODE:-main}; LIM=${LIM:-540}; R=${R:-/tmp/runs}; SEEDS=${SEEDS:-0 1 2}
 python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null
 export PYTHONPATH=/tmp/site:$PWD MPLBACKEND=Agg GRIDPE_CACHE=/tmp/gcache OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps CUDA_MPS_LOG_DIRECTORY=/tmp/mpsl; mkdir -p /tmp/mps /tmp/mpsl
@@ -23,7 +25,7 @@ echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-contro
 B="--paper --data .data/mn10 --size 512 --eval-sizes 256 384 512 640 768 896 1024 --quiet"
 run() { local name=$1; shift; timeout -s INT $LIM python3 -m gridpe.compare points $B "$@" --out $R/$name > $R/logs/$name.log 2>&1
         echo "exit status $?" >> $R/logs/$name.log; }
-if [ $MODE = main ] || [ $MODE = all ]; then run modelnet10_pct --epochs 50 --seeds 0 1 2 --jobs 15 & fi
+if [ $MODE = main ] || [ $MODE = all ]; then run modelnet10_pct --epochs 50 --seeds $SEEDS --jobs $((5 * $(echo $SEEDS | wc -w))) & fi
 if [ $MODE = pos_scale ] || [ $MODE = all ]; then
   for s in 1 10 32; do run ablation_pct_pos_scale_$s --epochs 10 --pe gridpe rope_axial --pos-scale $s --seeds 0 1 --jobs 4 & done
 fi
