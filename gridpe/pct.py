@@ -14,7 +14,8 @@ from .fused import rope_qkv
 from .geometry import farthest_point_sample, gather_points, knn
 
 # %% auto #0
-__all__ = ['PCT_ARCHS', 'PointwiseConv', 'LocalOp', 'sample_and_group', 'OffsetAttention', 'PCT', 'pct', 'pct_tiny']
+__all__ = ['PCT_ARCHS', 'PointwiseConv', 'LocalOp', 'local_op_reference', 'sample_and_group', 'OffsetAttention', 'PCT', 'pct',
+           'pct_tiny']
 
 # %% ../nbs/06_pct.ipynb #c88b3f78
 class PointwiseConv(nn.Conv1d):
@@ -32,6 +33,15 @@ class LocalOp(nn.Module):
     def forward(self, g:Tensor)->Tensor:                                  # B, S, k, C
         B, S, k, C = g.shape
         return self.net(g.reshape(-1, C)).view(B*S, k, -1).amax(1).view(B, S, -1)   # rows B·S·k → B, S, c_out
+
+# %% ../nbs/06_pct.ipynb #9386abd9
+def local_op_reference(op:LocalOp, # the module whose weights are used
+                       g:Tensor, # groups: B, S, k, C
+                      )->Tensor:
+    "`op` computed in the reference's layout, groups as (B·S, C, k) through 1×1 convolutions, max over the last axis: (B, S, c_out)."
+    B, S, k, C = g.shape; x = g.reshape(B*S, k, C).transpose(1, 2)
+    for l in op.net: x = F.conv1d(x, l.weight) if isinstance(l, nn.Conv1d) else l(x)
+    return x.amax(-1).view(B, S, -1)
 
 # %% ../nbs/06_pct.ipynb #57eb0b19
 def sample_and_group(n_centres:int, # centres to keep (farthest-point sampling)

@@ -27,6 +27,15 @@ def timeit(f, n):
     for _ in range(n): f()
     torch.cuda.synchronize(); return (time.perf_counter() - t) / n
 
+CLASSES = [f'c{i}' for i in range(10)]
+def random_images(n, g):
+    "n random CIFAR-shaped uint8 images (3×32×32) with random labels of 10 classes: throughput does not depend on the pixels."
+    return ArraySet(torch.randint(0, 256, (n, 3, 32, 32), dtype=torch.uint8, generator=g), torch.randint(0, 10, (n,), generator=g), CLASSES)
+
+def random_clouds(n, g):
+    "n random clouds of 1,024 points on the unit sphere (ModelNet's shape) with random labels of 10 classes."
+    return ArraySet(torch.nn.functional.normalize(torch.randn(n, 1024, 3, generator=g), dim=-1), torch.randint(0, 10, (n,), generator=g), CLASSES)
+
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(); ap.add_argument('--data'); ap.add_argument('--out'); ap.add_argument('--size', type=int, default=32)
     ap.add_argument('--bs', type=int, default=512); ap.add_argument('--arch', default='vit_tiny')
@@ -35,8 +44,7 @@ if __name__ == '__main__':
     res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, size=a.size, bs=a.bs, arch=a.arch)
     if a.synthetic:
         g = torch.Generator().manual_seed(0)
-        mk = lambda n: ArraySet(torch.randint(0, 256, (n, 3, 32, 32), dtype=torch.uint8, generator=g), torch.randint(0, 10, (n,), generator=g), [f'c{i}' for i in range(10)])
-        data = {'train': mk(a.synthetic), 'test': mk(max(a.synthetic // 5, a.bs))}
+        data = {'train': random_images(a.synthetic, g), 'test': random_images(max(a.synthetic // 5, a.bs), g)}
     else: data = fashion_mnist(a.data)
     res['data'] = f'synthetic {a.synthetic}' if a.synthetic else a.data
     res['gridpe_module'] = __import__('gridpe').__file__

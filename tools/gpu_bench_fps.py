@@ -9,8 +9,7 @@ import argparse, json
 import torch
 import gridpe.geometry as geo
 from gridpe.compare import resolve
-from gridpe.data import ArraySet
-from gpu_bench import timeit        # tools/ is on sys.path when run as a script
+from gpu_bench import timeit, random_clouds        # tools/ is on sys.path when run as a script
 from gpu_bench_optim import bench
 
 if __name__ == '__main__':
@@ -21,9 +20,7 @@ if __name__ == '__main__':
     assert torch.equal(geo.farthest_point_sample_triton(x, 256), geo.farthest_point_sample_eager(x, 256))
     res['fps_ms'] = dict(loop=1e3 * timeit(lambda: geo.farthest_point_sample_eager(x, 256), 20), kernel=1e3 * timeit(lambda: geo.farthest_point_sample_triton(x, 256), 20))
     print(res['fps_ms'], flush=True)
-    cls = [f'c{i}' for i in range(10)]
-    pts = lambda n: ArraySet(torch.nn.functional.normalize(torch.randn(n, 1024, 3, generator=g), dim=-1), torch.randint(0, 10, (n,), generator=g), cls)
-    cfg, data = resolve('points', paper=True, eval_sizes=[512]), {'train': pts(a.n), 'test': pts(a.n // 8)}
+    cfg, data = resolve('points', paper=True, eval_sizes=[512]), {'train': random_clouds(a.n, g), 'test': random_clouds(a.n // 8, g)}
     kernel_on = geo.use_fps_kernel
     for fps in ('loop', 'kernel') * 2:
         geo.use_fps_kernel = kernel_on if fps == 'kernel' else (lambda xyz: False)

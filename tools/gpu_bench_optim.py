@@ -14,9 +14,8 @@ from fastai.callback.progress import ProgressCallback
 from fastai.optimizer import Adam, SGD
 from fastcore.basics import noop
 from gridpe.compare import resolve, TASKS, call_kwargs, model_kwargs
-from gridpe.data import ArraySet
 from gridpe.learner import ForeachAdam, ForeachSGD
-from gpu_bench import TrainTimer   # tools/ is on sys.path when run as a script
+from gpu_bench import TrainTimer, random_images, random_clouds   # tools/ is on sys.path when run as a script
 
 class Timer(TrainTimer):
     "`TrainTimer`'s samples/s of each training epoch, and the seconds of each optimiser step (synchronised)."
@@ -37,9 +36,7 @@ def bench(task, cfg, data, pe, opt_func, epochs):
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(); ap.add_argument('--out'); ap.add_argument('--n', type=int, default=20480)
     a = ap.parse_args(); g = torch.Generator().manual_seed(0); res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, runs=[])
-    cls = [f'c{i}' for i in range(10)]
-    img = lambda n: ArraySet(torch.randint(0, 256, (n, 3, 32, 32), dtype=torch.uint8, generator=g), torch.randint(0, 10, (n,), generator=g), cls)
-    pts = lambda n: ArraySet(torch.nn.functional.normalize(torch.randn(n, 1024, 3, generator=g), dim=-1), torch.randint(0, 10, (n,), generator=g), cls)
+    img, pts = (lambda n: random_images(n, g)), (lambda n: random_clouds(n, g))
     vit = resolve('image', paper=True, size=32, patch_size=4, eval_sizes=[32], warmup_epochs=1), {'train': img(a.n), 'test': img(a.n // 10)}
     pct = resolve('points', paper=True, eval_sizes=[512]), {'train': pts(a.n // 10), 'test': pts(a.n // 80)}
     adam, fadam = partial(Adam, decouple_wd=True, sqr_mom=0.999, eps=1e-8), partial(ForeachAdam, sqr_mom=0.999, eps=1e-8)

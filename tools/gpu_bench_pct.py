@@ -9,24 +9,17 @@ Usage (GPU): python tools/gpu_bench_pct.py --out results.json [--procs 8]
 import argparse, json, os, subprocess, sys, time
 import torch, torch.nn.functional as F
 import gridpe.pct as P
-from gpu_bench import timeit          # tools/ is on sys.path when run as a script
+from gpu_bench import timeit, random_clouds   # tools/ is on sys.path when run as a script
 from gpu_bench_optim import bench
 
 CHANNEL_LAST = P.LocalOp.forward
-def reference_layout(self, g):
-    "LocalOp as the reference lays it out: groups (B·S, C, k) through 1×1 convolutions, max over the last axis."
-    B, S, k, C = g.shape; x = g.reshape(B*S, k, C).transpose(1, 2)
-    for l in self.net: x = F.conv1d(x, l.weight) if isinstance(l, torch.nn.Conv1d) else l(x)
-    return x.amax(-1).view(B, S, -1)
-LAYOUTS = {'conv': reference_layout, 'channel_last': CHANNEL_LAST}
+LAYOUTS = {'conv': P.local_op_reference, 'channel_last': CHANNEL_LAST}
 
 def worker(layout):
     "One process of the N: the --paper recipe for 3 epochs; prints its shapes/s per epoch."
     from gridpe.compare import resolve
-    from gridpe.data import ArraySet
-    P.LocalOp.forward = LAYOUTS[layout]; g = torch.Generator().manual_seed(0); cls = [f'c{i}' for i in range(10)]
-    pts = lambda n: ArraySet(F.normalize(torch.randn(n, 1024, 3, generator=g), dim=-1), torch.randint(0, 10, (n,), generator=g), cls)
-    print(json.dumps(bench('points', resolve('points', paper=True, eval_sizes=[512]), {'train': pts(2048), 'test': pts(512)}, 'gridpe', None, 3)))
+    P.LocalOp.forward = LAYOUTS[layout]; g = torch.Generator().manual_seed(0)
+    print(json.dumps(bench('points', resolve('points', paper=True, eval_sizes=[512]), {'train': random_clouds(2048, g), 'test': random_clouds(512, g)}, 'gridpe', None, 3)))
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(); ap.add_argument('--out'); ap.add_argument('--procs', type=int, default=8); ap.add_argument('--worker')

@@ -460,6 +460,7 @@ SMOKE = {
     'PCT_ARCHS':        lambda f, c: f['pct'] is c.pct.pct and f['pct_tiny'] is c.pct.pct_tiny,
     'PointwiseConv':    lambda f, c: shape(f(6, 8)(c.qk(2, 4, 5, 6))) == (2, 4, 5, 8),
     'LocalOp':          lambda f, c: shape(f(6, 8)(c.qk(2, 4, 5, 6))) == (2, 4, 8),
+    'local_op_reference': lambda f, c: (o := c.pct.LocalOp(6, 8).eval()) is not None and (f(o, g := c.qk(2, 4, 5, 6)) - o(g)).abs().max() < 1e-5,
     'sample_and_group': lambda f, c: [shape(t) for t in f(8, 4, c.xyz(2, 32), c.qk(1, 2, 32, 5)[0])] == [(2, 8, 3), (2, 8, 4, 10)],
     'OffsetAttention':  lambda f, c: shape(f(16)(c.qk(1, 2, 16, 10)[0], c.rope.RotaryTable.from_angles(c.qk(1, 1, 10, 2)))) == (2, 16, 10),
     'PCT':              lambda f, c: all(shape(f(3, k, c=32, k=8).eval()(c.xyz())) == (2, 3) for k in c.rope.PE_KINDS),
