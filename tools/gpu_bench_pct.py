@@ -2,11 +2,12 @@
 """PCT's neighbour MLP in the reference's layout (1×1 Conv1d over groups laid out B·S, C, k) against gridpe's channel-last
 `PointwiseConv` rows (the same weights): one LocalOp forward and backward at both stages' shapes, a bare PCT training
 step (bf16, SGD) alternating A B A B, and N processes training the `--paper` recipe at once (start MPS first to let
-them share the GPU), each on 2,048 random unit-sphere clouds for 3 epochs, reporting shapes/s of each training epoch.
+them share the GPU), each on 2,048 random unit-sphere clouds for 3 epochs, reporting shapes/s of each training epoch. The file records
+whether an MPS daemon process was running: without one the processes time-slice.
 
 Usage (GPU): python tools/gpu_bench_pct.py --out results.json [--procs 8]
 """
-import argparse, json, os, subprocess, sys, time
+import argparse, glob, json, os, subprocess, sys, time
 import torch, torch.nn.functional as F
 import gridpe.pct as P
 from gpu_bench import timeit, random_clouds   # tools/ is on sys.path when run as a script
@@ -21,12 +22,21 @@ def worker(layout):
     P.LocalOp.forward = LAYOUTS[layout]; g = torch.Generator().manual_seed(0)
     print(json.dumps(bench('points', resolve('points', paper=True, eval_sizes=[512]), {'train': random_clouds(2048, g), 'test': random_clouds(512, g)}, 'gridpe', None, 3)))
 
+def mps_running():
+    "Whether an MPS control daemon process is alive (its pipe files outlive `quit`, so they prove nothing)."
+    for c in glob.glob('/proc/[0-9]*/comm'):
+        try:
+            if open(c).read().startswith('nvidia-cuda-mps'): return True
+        except OSError: pass                                                        # the process ended meanwhile
+    return False
+
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(); ap.add_argument('--out'); ap.add_argument('--procs', type=int, default=8); ap.add_argument('--worker')
     a = ap.parse_args()
     if a.worker: worker(a.worker); sys.exit()
+    mps = mps_running()
     res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, date=time.strftime('%Y-%m-%d'), source='tools/gpu_bench_pct.py',
-               localop_ms={}, step_ms={}, procs={})
+               gpus=torch.cuda.device_count(), cpus=os.cpu_count(), mps=mps, localop_ms={}, step_ms={}, procs={})
     for M, ci, co in ((32 * 512, 128, 128), (32 * 256, 256, 256)):                      # PCT's two stages at 512 points
         op, g = P.LocalOp(ci, co).cuda(), torch.randn(32, M // 32, 32, ci, device='cuda', requires_grad=True)
         for name, fw in LAYOUTS.items():

@@ -4,6 +4,8 @@
 #                   the five kinds, seeds $SEEDS (default 0 1 2): one gridpe-compare job, one worker process per run, round-robin
 #                   over the GPUs. Runs only come back finished (checkpoints stay on the machine), so size a call to finish
 #                   its runs: e.g. SEEDS="0 1" in one call and SEEDS=2 in another, unpacked into one folder.
+#                   (ran 2026-11-27 on 4× H100 80GB HBM3 in 341 s, all 15 processes at once under MPS, 202–253 s each:
+#                   results/modelnet10_pct*)
 #   MODE=pos_scale  the position-scale ablation: gridpe and rope_axial seeing xyz × 1, × 10 and × 32, 10 epochs, 2 seeds
 #                   (ran 2026-11-26 on one H100 in 234 s, 12 processes under MPS: results/ablation_pct_pos_scale.csv)
 #   MODE=all        both at once (27 processes)
