@@ -24,6 +24,9 @@ ABLATIONS = {   # name: [(arm, folder, kinds or None for all)]
     'per_block': [('per block (official)', MAIN, ['gridpe', 'rope_mixed']), ('shared', 'ablation_per_block_shared', None)],
     'scales_heads': [('4 heads, 16 scales (official)', MAIN, ['gridpe'])] + [(f'{h} head{"s" * (h > 1)}, {64 // h} scales', f'ablation_scales_heads_{h}', None) for h in (1, 2, 8, 16)],
     'pct_pos_scale': [(f'xyz × {s}', f'ablation_pct_pos_scale_{s}', None) for s in (1, 10, 32)],
+    'pct_pos_scale_50ep': [('xyz × 1', 'modelnet10_pct', ['gridpe']), ('xyz × 1', 'ablation_pct_pos_scale_50ep_1', None),     # the official
+                           ('xyz × 10', 'modelnet10_pct', ['rope_axial']), ('xyz × 10', 'ablation_pct_pos_scale_50ep_10', None),  # scales are
+                           ('xyz × 32', 'ablation_pct_pos_scale_50ep_32', None)],                                              # the main runs
 }
 
 ATTENTION = {'positions'}   # ablations whose attention metrics are kept (the others' arms look alike; the main folder has every kind's)

@@ -8,7 +8,10 @@
 #                   results/modelnet10_pct*)
 #   MODE=pos_scale  the position-scale ablation: gridpe and rope_axial seeing xyz × 1, × 10 and × 32, 10 epochs, 2 seeds
 #                   (ran 2026-11-26 on one H100 in 234 s, 12 processes under MPS: results/ablation_pct_pos_scale.csv)
-#   MODE=all        both at once (27 processes)
+#   MODE=pos_scale50  the position-scale ablation on the main table's schedule (50 epochs, seeds 0 1 2): the four arms the
+#                   main folder lacks (gridpe × 10 and × 32, rope_axial × 1 and × 32; the official scales, gridpe × 1 and
+#                   rope_axial × 10, are modelnet10_pct's runs), 12 processes: results/ablation_pct_pos_scale_50ep.csv
+#   MODE=all        main and pos_scale at once (27 processes)
 # To run it in the background of a call (setsid, so it outlives the call) and poll from later calls on the same warm
 # machine, test for $R/done (written at the end), never `pgrep -f gridpe.compare`: that matches the polling shell's own
 # command line. Needs .whl/rt (see the CIFAR-10 script) and the ModelNet10 HDF5 folder (modelnet40_ply_hdf5_2048 layout) in .data/mn10.
@@ -28,6 +31,14 @@ B="--paper --data .data/mn10 --size 512 --eval-sizes 256 384 512 640 768 896 102
 run() { local name=$1; shift; timeout -s INT $LIM python3 -m gridpe.compare points $B "$@" --out $R/$name > $R/logs/$name.log 2>&1
         echo "exit status $?" >> $R/logs/$name.log; }
 if [ $MODE = main ] || [ $MODE = all ]; then run modelnet10_pct --epochs 50 --seeds $SEEDS --jobs $((5 * $(echo $SEEDS | wc -w))) & fi
+if [ $MODE = pos_scale50 ]; then
+  G=$(nvidia-smi -L | wc -l); D1=; D10=                                                     # 3 runs per GPU on 4 GPUs
+  [ $G -ge 4 ] && { D1="--device cuda:0"; D10="--device cuda:1"; }
+  run ablation_pct_pos_scale_50ep_1 --epochs 50 --pe rope_axial --pos-scale 1 --seeds 0 1 2 --jobs 3 $D1 &
+  run ablation_pct_pos_scale_50ep_10 --epochs 50 --pe gridpe --pos-scale 10 --seeds 0 1 2 --jobs 3 $D10 &
+  ( [ $G -ge 4 ] && export CUDA_VISIBLE_DEVICES=2,3
+    run ablation_pct_pos_scale_50ep_32 --epochs 50 --pe gridpe rope_axial --pos-scale 32 --seeds 0 1 2 --jobs 6 ) &
+fi
 if [ $MODE = pos_scale ] || [ $MODE = all ]; then
   for s in 1 10 32; do run ablation_pct_pos_scale_$s --epochs 10 --pe gridpe rope_axial --pos-scale $s --seeds 0 1 --jobs 4 & done
 fi
