@@ -31,13 +31,11 @@ B="--paper --data .data/mn10 --size 512 --eval-sizes 256 384 512 640 768 896 102
 run() { local name=$1; shift; timeout -s INT $LIM python3 -m gridpe.compare points $B "$@" --out $R/$name > $R/logs/$name.log 2>&1
         echo "exit status $?" >> $R/logs/$name.log; }
 if [ $MODE = main ] || [ $MODE = all ]; then run modelnet10_pct --epochs 50 --seeds $SEEDS --jobs $((5 * $(echo $SEEDS | wc -w))) & fi
-if [ $MODE = pos_scale50 ]; then
-  G=$(nvidia-smi -L | wc -l); D1=; D10=                                                     # 3 runs per GPU on 4 GPUs
-  [ $G -ge 4 ] && { D1="--device cuda:0"; D10="--device cuda:1"; }
-  run ablation_pct_pos_scale_50ep_1 --epochs 50 --pe rope_axial --pos-scale 1 --seeds 0 1 2 --jobs 3 $D1 &
-  run ablation_pct_pos_scale_50ep_10 --epochs 50 --pe gridpe --pos-scale 10 --seeds 0 1 2 --jobs 3 $D10 &
-  ( [ $G -ge 4 ] && export CUDA_VISIBLE_DEVICES=2,3
-    run ablation_pct_pos_scale_50ep_32 --epochs 50 --pe gridpe rope_axial --pos-scale 32 --seeds 0 1 2 --jobs 6 ) &
+if [ $MODE = pos_scale50 ]; then                                                  # on 4 GPUs: 3 runs on each
+  G=$(nvidia-smi -L | wc -l); on() { [ $G -ge 4 ] && export CUDA_VISIBLE_DEVICES=$1; shift; run "$@"; }
+  ( on 0 ablation_pct_pos_scale_50ep_1 --epochs 50 --pe rope_axial --pos-scale 1 --seeds 0 1 2 --jobs 3 ) &
+  ( on 1 ablation_pct_pos_scale_50ep_10 --epochs 50 --pe gridpe --pos-scale 10 --seeds 0 1 2 --jobs 3 ) &
+  ( on 2,3 ablation_pct_pos_scale_50ep_32 --epochs 50 --pe gridpe rope_axial --pos-scale 32 --seeds 0 1 2 --jobs 6 ) &
 fi
 if [ $MODE = pos_scale ] || [ $MODE = all ]; then
   for s in 1 10 32; do run ablation_pct_pos_scale_$s --epochs 10 --pe gridpe rope_axial --pos-scale $s --seeds 0 1 --jobs 4 & done
