@@ -312,7 +312,16 @@ def _fused_triton(f, c, backward=False):
 # module -> public name -> exercise(f, c): one line per name. Modules rewritten for issue 9 carry a note; their entries
 # follow their API as it stood on 2026-11-26 at about 10:15 UTC (a later rename fails loudly: update the line).
 
+def _atomic_ok(f):
+    import tempfile, pathlib
+    p = pathlib.Path(tempfile.mkdtemp())/'x.txt'
+    with f(p) as o: o.write('ok')
+    return p.read_text() == 'ok'
+
 SMOKE = {
+ 'files': {
+    'atomic_file':      lambda f, c: _atomic_ok(f),
+ },
  'checks': {
     'check_int':        lambda f, c: f(3, 'n') == 3 and raises(lambda: f(0, 'n'), ValueError) and raises(lambda: f(True, 'n'), ValueError),
     'check_positive':   lambda f, c: f(0.5, 'lr') == 0.5 and raises(lambda: f(0, 'lr'), ValueError),
