@@ -2,7 +2,7 @@
 # Create ./.venv (if missing) and install gridpe into it, editable, with its dev tools and a torch pair that works here.
 # GRIDPE_TORCH overrides the torch pair, e.g. GRIDPE_TORCH="torch torchvision --index-url https://download.pytorch.org/whl/cpu".
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 VENV=${GRIDPE_VENV:-.venv}
 [ -x "$VENV/bin/python" ] || "${PYTHON:-python3}" -m venv "$VENV"
 . "$VENV/bin/activate"

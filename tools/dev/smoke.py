@@ -8,8 +8,8 @@ It fails, naming them, when
   that is no longer public (a renamed or removed name: update the line);
 - an entry raises (e.g. a NameError from a name the module uses but never imports), returns False or runs past 120 s.
 
-`tools/check.py` runs it from the wheel installed in a fresh venv, plus timm (`--installed` checks that gridpe comes
-from site-packages, not from the source tree). Locally: `python tools/smoke.py [module ...] [-v] [--json results.json]`.
+`tools/dev/check.py` runs it from the wheel installed in a fresh venv, plus timm (`--installed` checks that gridpe comes
+from site-packages, not from the source tree). Locally: `python tools/dev/smoke.py [module ...] [-v] [--json results.json]`.
 Without a GPU the Triton kernels run in Triton's interpreter (`TRITON_INTERPRET=1`); where Triton is not installed
 (CPU-only torch) their entries check nothing. Files, caches (`GRIDPE_CACHE`) and results go to a temporary folder.
 
@@ -595,9 +595,9 @@ def run(only=(), limit:int=120, installed:bool=False, verbose:bool=False)->list:
         table = SMOKE.get(name, {})
         if undefined := [n for n in public if not hasattr(mod, n)]: fails.append(f"__all__ lists names the module does not define: {', '.join(undefined)}")
         if missing := [n for n in public if n not in table]:
-            fails.append(f"no smoke entry for {', '.join(missing)}: add one line each to SMOKE['{name}'] in tools/smoke.py")
+            fails.append(f"no smoke entry for {', '.join(missing)}: add one line each to SMOKE['{name}'] in tools/dev/smoke.py")
         if stale := [n for n in table if n not in public]:
-            fails.append(f"smoke entries for names not in __all__: {', '.join(stale)}: remove or rename them in tools/smoke.py")
+            fails.append(f"smoke entries for names not in __all__: {', '.join(stale)}: remove or rename them in tools/dev/smoke.py")
         for n, fn in table.items():
             if n not in public or not hasattr(mod, n): continue
             signal.alarm(limit); t1 = time.time()

@@ -2,7 +2,7 @@
 # CIFAR-10 ViT-S runs of issue 12 ("Does GridPE hold up?") on a 4-GPU host, one call of the device tool at a time.
 # Resumable: every run saves its state after each epoch (gridpe-compare --resume, the default), so calling this again
 # continues cut runs and skips finished ones; results land in $R (default /tmp/runs) and are packed into $OUT/runs.tgz
-# (checkpoints left out). Gather them with `python tools/collect_runs.py <unpacked runs folder>`.
+# (checkpoints left out). Gather them with `python tools/gpu/collect_runs.py <unpacked runs folder>`.
 #
 #   MODE=short  10 epochs (1 warm-up): the five kinds, and the ablation arms positions/rotation/ratio/per_block (as run
 #               for nbs/experiments/reproduction.ipynb: SEEDS="0 1")

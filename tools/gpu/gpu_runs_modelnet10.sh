@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ModelNet10 PCT runs of issue 12 on a GPU host (any number of GPUs); resumable like tools/gpu_runs_cifar10.sh.
+# ModelNet10 PCT runs of issue 12 on a GPU host (any number of GPUs); resumable like tools/gpu/gpu_runs_cifar10.sh.
 #   MODE=main       --paper PCT settings, 50 epochs, trained on 512 points, evaluated on 256…1024 (the data has 1024),
 #                   the five kinds, seeds $SEEDS (default 0 1 2): one gridpe-compare job, one worker process per run, round-robin
 #                   over the GPUs. Runs only come back finished (checkpoints stay on the machine), so size a call to finish
