@@ -8,7 +8,7 @@ VENV=${GRIDPE_VENV:-.venv}
 . "$VENV/bin/activate"
 python -m pip install -q --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
 if [ -z "${GRIDPE_TORCH:-}" ]; then
-  if [ -f /etc/xdg/pip/constraints.txt ] && [ "$(uname -m)" = x86_64 ]; then GRIDPE_TORCH="torch==2.14.1 torchvision==0.29.1"   # the pair on this workplace's disk
+  if [ -f /etc/xdg/pip/constraints.txt ] && [ "$(uname -m)" = x86_64 ]; then GRIDPE_TORCH="torch==2.14.1 torchvision==0.29.1"   # the pair a pip constraints file there pins
   elif [ "$(uname -m)" = aarch64 ]; then GRIDPE_TORCH="torch==2.9.1 torchvision==0.24.1"
   else GRIDPE_TORCH="torch torchvision"; fi
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Collect GPU run folders (gridpe-compare --out folders, brought back from the device) into the committed result files.
+"""Collect GPU run folders (gridpe-compare --out folders, e.g. unpacked from runs.tgz) into the committed result files.
 
     python tools/gpu/collect_runs.py RUNS_DIR [--dest nbs/experiments/results]
 
