@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# README command 2: set up (tools/setup.sh) and run every check CI runs; ends with a line "N passed, N failed".
+# README command 2: set up (tools/dev/setup.sh) and run every check CI runs; ends with a line "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/setup.sh
+bash tools/dev/setup.sh
 . "${GRIDPE_VENV:-.venv}/bin/activate"
-python tools/check.py "$@"
+python tools/dev/check.py "$@"

@@ -1,9 +1,9 @@
 #!/usr/bin/env python
 """Write README.md (and its figures) from nbs/index.ipynb, offline (`nbdev-readme` needs Quarto).
 
-Usage: python tools/readme.py            write README.md and nbs/images/index_*.png
-       python tools/readme.py --check    exit 1 if README.md or a figure is stale (nothing is written)
-       python tools/readme.py --links    exit 1 if a relative link or image of README.md names a missing file
+Usage: python tools/dev/readme.py            write README.md and nbs/images/index_*.png
+       python tools/dev/readme.py --check    exit 1 if README.md or a figure is stale (nothing is written)
+       python tools/dev/readme.py --links    exit 1 if a relative link or image of README.md names a missing file
 
 The notebook is written for the docs site, whose pages live in nbs/; README.md sits at the repository root and is also
 the package's long description (PyPI renders no maths). So, for README.md only:
@@ -17,9 +17,9 @@ the package's long description (PyPI renders no maths). So, for README.md only:
 import base64, difflib, json, posixpath, re, sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NB, README, IMAGES = ROOT/'nbs'/'index.ipynb', ROOT/'README.md', ROOT/'nbs'/'images'
-HEADER = '<!-- Generated from nbs/index.ipynb by `python tools/readme.py`: edit the notebook, not this file. -->\n\n'
+HEADER = '<!-- Generated from nbs/index.ipynb by `python tools/dev/readme.py`: edit the notebook, not this file. -->\n\n'
 
 # ---- LaTeX → plain Unicode (the subset a README needs; anything else is an error, never raw LaTeX on PyPI)
 SYMBOLS = dict(
@@ -70,7 +70,7 @@ def latex_to_text(src:str)->str:
         if name in SPACES: return SPACES[name]
         if name == 'mathbb':
             a = atom()
-            if a not in BLACKBOARD: raise MathError(f'${src}$: no plain-text form for \\mathbb{{{a}}}: add it to BLACKBOARD in tools/readme.py')
+            if a not in BLACKBOARD: raise MathError(f'${src}$: no plain-text form for \\mathbb{{{a}}}: add it to BLACKBOARD in tools/dev/readme.py')
             return BLACKBOARD[a]
         if name in ('mathrm', 'text', 'textrm', 'operatorname', 'mathbf', 'boldsymbol', 'mathit', 'mathsf', 'mathtt'): return atom()
         if name in ACCENTS: return ''.join(ch + ACCENTS[name] for ch in atom())
@@ -80,7 +80,7 @@ def latex_to_text(src:str)->str:
             return f'{wrap(a)}/{wrap(b)}'
         if name == 'sqrt':
             a = atom(); return f'√{a}' if len(a) == 1 else f'√({a})'
-        raise MathError(f'${src}$: no plain-text form for \\{name}: add it to SYMBOLS in tools/readme.py')
+        raise MathError(f'${src}$: no plain-text form for \\{name}: add it to SYMBOLS in tools/dev/readme.py')
     def item():
         nonlocal pos
         t = toks[pos]; pos += 1
@@ -189,7 +189,7 @@ if __name__ == '__main__':
         print('every relative link and image of README.md exists')
     elif '--check' in sys.argv:
         if problems := stale(text, figs):
-            sys.stdout.writelines(problems); print('run `python tools/readme.py`'); sys.exit(1)
+            sys.stdout.writelines(problems); print('run `python tools/dev/readme.py`'); sys.exit(1)
         print('README.md and its figures are in sync with nbs/index.ipynb')
     else:
         IMAGES.mkdir(exist_ok=True)

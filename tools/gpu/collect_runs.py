@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Collect GPU run folders (gridpe-compare --out folders, brought back from the device) into the committed result files.
+"""Collect GPU run folders (gridpe-compare --out folders, e.g. unpacked from runs.tgz) into the committed result files.
 
-    python tools/collect_runs.py RUNS_DIR [--dest nbs/experiments/results]
+    python tools/gpu/collect_runs.py RUNS_DIR [--dest nbs/experiments/results]
 
 Only finished runs count (a part in parts/); a run cut before its end has no part and is left out. For each main folder
 NAME present (MAINS) it writes NAME.csv (its results.csv rows), NAME_config.json (its settings, with the kinds and seeds of its finished runs), NAME_history.csv (every finished run's per-epoch
@@ -81,5 +81,5 @@ def main(runs:Path, dest:Path):
 if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('runs', type=Path, help='the folder holding the run folders')
-    p.add_argument('--dest', type=Path, default=Path(__file__).parents[1]/'nbs'/'experiments'/'results')
+    p.add_argument('--dest', type=Path, default=Path(__file__).parents[2]/'nbs'/'experiments'/'results')
     a = p.parse_args(); main(a.runs, a.dest)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Build gridpe/datasets/fashion_mnist_small.npz from Debian's `dataset-fashion-mnist` (MIT licence).
 
-    apt-get install dataset-fashion-mnist && python tools/build_fashion_mnist_small.py
+    apt-get install dataset-fashion-mnist && python tools/data/build_fashion_mnist_small.py
 
 A stratified random subset (500 train and 100 test images per class by default), uint8 28×28, with the class names.
 """
@@ -13,7 +13,7 @@ from gridpe.data import read_idx, FASHION_MNIST_CLASSES
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--src', default='/usr/share/datasets/fashion-mnist')
-    ap.add_argument('--out', default=str(Path(__file__).resolve().parent.parent/'gridpe'/'datasets'))
+    ap.add_argument('--out', default=str(Path(__file__).resolve().parents[2]/'gridpe'/'datasets'))
     ap.add_argument('--train-per-class', type=int, default=500)
     ap.add_argument('--test-per-class', type=int, default=100)
     ap.add_argument('--seed', type=int, default=0)

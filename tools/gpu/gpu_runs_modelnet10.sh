@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# ModelNet10 PCT runs of issue 12 on a GPU host (any number of GPUs); resumable like tools/gpu_runs_cifar10.sh.
+# ModelNet10 PCT runs of nbs/experiments/reproduction.ipynb on a GPU host (any number of GPUs; see
+# nbs/experiments/gpus.ipynb); resumable, $R, $OUT and LIM as in tools/gpu/gpu_runs_cifar10.sh.
 #   MODE=main       --paper PCT settings, 50 epochs, trained on 512 points, evaluated on 256…1024 (the data has 1024),
-#                   the five kinds, seeds $SEEDS (default 0 1 2): one gridpe-compare job, one worker process per run, round-robin
-#                   over the GPUs. Runs only come back finished (checkpoints stay on the machine), so size a call to finish
-#                   its runs: e.g. SEEDS="0 1" in one call and SEEDS=2 in another, unpacked into one folder.
-#                   (ran 2026-11-27 on 4× H100 80GB HBM3 in 341 s, all 15 processes at once under MPS, 202–253 s each:
+#                   the five kinds, seeds $SEEDS (default 0 1 2): one gridpe-compare job, one worker process per run,
+#                   round-robin over the GPUs. A copied-back $OUT/runs.tgz holds finished runs only (checkpoints are
+#                   left out), so where a host is held for a limited time, give each start runs it can finish: e.g.
+#                   SEEDS="0 1", then SEEDS=2, unpacked into one folder.
+#                   (ran 2026-11-27 on 4x H100 80GB HBM3 in 341 s, all 15 processes at once under MPS, 202–253 s each:
 #                   results/modelnet10_pct*)
 #   MODE=pos_scale  the position-scale ablation: gridpe and rope_axial seeing xyz × 1, × 10 and × 32, 10 epochs, 2 seeds
 #                   (ran 2026-11-26 on one H100 in 234 s, 12 processes under MPS: results/ablation_pct_pos_scale.csv)
@@ -12,18 +14,18 @@
 #                   main folder lacks (gridpe × 10 and × 32, rope_axial × 1 and × 32; the official scales, gridpe × 1 and
 #                   rope_axial × 10, are modelnet10_pct's runs), 12 processes: results/ablation_pct_pos_scale_50ep.csv
 #   MODE=all        main and pos_scale at once (27 processes)
-# To run it in the background of a call (setsid, so it outlives the call) and poll from later calls on the same warm
-# machine, test for $R/done (written at the end), never `pgrep -f gridpe.compare`: that matches the polling shell's own
-# command line. Needs .whl/rt (see the CIFAR-10 script) and the ModelNet10 HDF5 folder (modelnet40_ply_hdf5_2048 layout) in .data/mn10.
+# In the background (setsid nohup ... &), poll for $R/done (written at the end), never `pgrep -f gridpe.compare`: that
+# matches the polling shell's own command line. Needs gridpe importable (or .whl/rt, see the CIFAR-10 script) and the
+# ModelNet10 HDF5 folder (modelnet40_ply_hdf5_2048 layout) in .data/mn10.
 # Throughput (one H100 80GB HBM3, random clouds, --paper recipe, gridpe): with the channel-last neighbour MLP
 # (gridpe.pct.PointwiseConv) and the Triton farthest-point sampling, 8 processes under MPS trained ~2,970 shapes/s
-# together in steady state (~1,660 with the 1×1 convolutions; 1.3x end to end with start-up); one process ~700. MPS ran 8, 12 and 27 PCT processes (one and two H100s) without trouble (an
-# earlier PCT job under MPS hung once at start, 2026-11-26, not reproduced).
+# together in steady state (~1,660 with the 1×1 convolutions; 1.3x end to end with start-up); one process ~700. MPS ran
+# 8, 12 and 27 PCT processes (one and two H100s) without trouble (a PCT job under MPS hung once at start, not reproduced).
 set -u
-MODE=${MODE:-main}; LIM=${LIM:-540}; R=${R:-/tmp/runs}; SEEDS=${SEEDS:-0 1 2}
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD MPLBACKEND=Agg GRIDPE_CACHE=/tmp/gcache OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
-export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps CUDA_MPS_LOG_DIRECTORY=/tmp/mpsl; mkdir -p /tmp/mps /tmp/mpsl
+MODE=${MODE:-main}; LIM=${LIM:-540}; R=${R:-runs}; SEEDS=${SEEDS:-0 1 2}; T=${TMPDIR:-/tmp}
+[ -d .whl/rt ] && python3 -m pip install -q --no-index --no-deps --target $T/gridpe-site .whl/rt/*.whl 2>/dev/null
+export PYTHONPATH=$T/gridpe-site:$PWD MPLBACKEND=Agg OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+export CUDA_MPS_PIPE_DIRECTORY=$T/gridpe-mps CUDA_MPS_LOG_DIRECTORY=$T/gridpe-mpslog; mkdir -p $T/gridpe-mps $T/gridpe-mpslog
 [ -f .data/mn10/train_files.txt ] || { echo "ModelNet10 missing under .data/mn10"; exit 3; }
 nvidia-smi -L; date -u; mkdir -p $R/logs
 echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"

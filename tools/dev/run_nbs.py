@@ -1,17 +1,14 @@
 #!/usr/bin/env python
 """Execute notebooks so their committed outputs (tables, plots) are current.
 
-Usage: python tools/run_nbs.py nbs/00_theory.ipynb [more.ipynb ...] [--skip cuda,slow] [--execnb] [--out DIR]
+Usage: python tools/dev/run_nbs.py nbs/00_theory.ipynb [more.ipynb ...] [--skip cuda,slow] [--execnb] [--out DIR]
 
 Cells whose `#|` directives name a skipped flag are left as they are (by default `cuda` when no GPU is visible).
 Notebooks run in a Jupyter kernel through nbclient, or in this process through execnb's CaptureShell with `--execnb`
-(used automatically when nbclient or ipykernel is missing, as on the GPU machine, which has the execnb and IPython
-wheels of `/work/shared/device-wheels` but no Jupyter kernel). Each notebook runs in its own folder and is written
-back in place, or to `--out DIR` (e.g. `$OUT` on the GPU machine). Run `nbdev-clean --fname` on it afterwards.
-
-On the GPU machine, with the wheels carried in `.whl`:
-    python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl && export PYTHONPATH=/tmp/site:$PWD
-    GRIDPE_BENCH_OUT=$OUT python3 tools/run_nbs.py nbs/benchmarks/speed.ipynb --execnb --out $OUT
+(used automatically when nbclient or ipykernel is missing, e.g. on a GPU host with only the runtime wheels and execnb).
+Each notebook runs in its own folder and is written back in place, or to `--out DIR`. Run `nbdev-clean --fname` on it
+afterwards. E.g. the benchmarks page on a GPU host, its results written to $OUT:
+    GRIDPE_BENCH_OUT=$OUT python3 tools/dev/run_nbs.py nbs/benchmarks/speed.ipynb --execnb --out $OUT
 """
 import argparse, os, re
 from pathlib import Path

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Build gridpe/datasets/furniture_points.npz (+ FURNITURE_ATTRIBUTION.md) from Debian's `sweethome3d-furniture`.
 
-    apt-get install sweethome3d-furniture && pip install "gridpe[data]" && python tools/build_furniture_points.py
+    apt-get install sweethome3d-furniture && pip install "gridpe[data]" && python tools/data/build_furniture_points.py
 
 Each `.sh3f` library is a zip of OBJ models with a `PluginFurnitureCatalog.properties` naming every model, its author
 and the library's licence. Only the CC0 (BlendSwap-CC-0) and CC-BY-3.0 (BlendSwap-CC-BY, Scopia) libraries are used.
@@ -69,7 +69,7 @@ def samples(mesh, k, n_points, rng):
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--src', default='/usr/share/sweethome3d/furniture')
-    ap.add_argument('--out', default=str(Path(__file__).resolve().parent.parent/'gridpe'/'datasets'))
+    ap.add_argument('--out', default=str(Path(__file__).resolve().parents[2]/'gridpe'/'datasets'))
     ap.add_argument('--points', type=int, default=1024)
     ap.add_argument('--samples', type=int, default=3, help='point sets per model')
     ap.add_argument('--max-models', type=int, default=20, help='models per class at most')

@@ -2,13 +2,13 @@
 # Create ./.venv (if missing) and install gridpe into it, editable, with its dev tools and a torch pair that works here.
 # GRIDPE_TORCH overrides the torch pair, e.g. GRIDPE_TORCH="torch torchvision --index-url https://download.pytorch.org/whl/cpu".
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 VENV=${GRIDPE_VENV:-.venv}
 [ -x "$VENV/bin/python" ] || "${PYTHON:-python3}" -m venv "$VENV"
 . "$VENV/bin/activate"
 python -m pip install -q --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
 if [ -z "${GRIDPE_TORCH:-}" ]; then
-  if [ -f /etc/xdg/pip/constraints.txt ] && [ "$(uname -m)" = x86_64 ]; then GRIDPE_TORCH="torch==2.14.1 torchvision==0.29.1"   # the pair on this workplace's disk
+  if [ -f /etc/xdg/pip/constraints.txt ] && [ "$(uname -m)" = x86_64 ]; then GRIDPE_TORCH="torch==2.14.1 torchvision==0.29.1"   # the pair a pip constraints file there pins
   elif [ "$(uname -m)" = aarch64 ]; then GRIDPE_TORCH="torch==2.9.1 torchvision==0.24.1"
   else GRIDPE_TORCH="torch torchvision"; fi
 fi

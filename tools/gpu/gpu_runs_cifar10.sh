@@ -1,32 +1,33 @@
 #!/usr/bin/env bash
-# CIFAR-10 ViT-S runs of issue 12 ("Does GridPE hold up?") on a 4-GPU host, one call of the device tool at a time.
+# CIFAR-10 ViT-S runs of nbs/experiments/reproduction.ipynb on a 4-GPU host (see nbs/experiments/gpus.ipynb).
 # Resumable: every run saves its state after each epoch (gridpe-compare --resume, the default), so calling this again
-# continues cut runs and skips finished ones; results land in $R (default /tmp/runs) and are packed into $OUT/runs.tgz
-# (checkpoints left out). Gather them with `python tools/collect_runs.py <unpacked runs folder>`.
+# continues cut runs and skips finished ones. Runs land in $R (default runs/); with OUT set, they are also packed into
+# $OUT/runs.tgz (checkpoints left out). Gather them with `python tools/gpu/collect_runs.py <runs folder>`.
+# LIM: seconds each job may run before it is stopped (SIGINT, checkpoint kept; default 540).
 #
 #   MODE=short  10 epochs (1 warm-up): the five kinds, and the ablation arms positions/rotation/ratio/per_block (as run
-#               for nbs/experiments/reproduction.ipynb: SEEDS="0 1")
-#   MODE=main   50 epochs (5 warm-up): the five kinds, 3 seeds (issue 12's main table: two calls, LIM=520 then 310)
+#               for the write-up: SEEDS="0 1")
+#   MODE=main   50 epochs (5 warm-up): the five kinds, 3 seeds (the main table; ran as LIM=520, then LIM=310)
 #   MODE=heads  10 epochs: GridPE with 1, 2, 8 and 16 heads at width 384 (64, 32, 8 and 4 scales per head; 4 heads =
-#               16 scales is the short set's gridpe), the paper's scales x heads ablation (one call, under 3 min)
+#               16 scales is the short set's gridpe), the paper's scales x heads ablation (under 3 min)
 #
-# Needs on the device: the runtime wheels in .whl/rt (fastai, fastcore, fasttransform, fastprogress, fastdownload,
-# plum-dispatch, beartype) and CIFAR-10 as .data/c10train.tgz / .data/c10test.tgz (tar.gz of the ImageFolder train/
-# and test/ trees: 16 + 3 MB, where the 60,000 small files would count 4 KB each against the 64 MiB carry limit).
-# Throughput notes (4× H100 80GB HBM3): one process trains ViT-S at 32 px at ~3.9k img/s (CPU-bound); several
-# processes per GPU under MPS with OMP_NUM_THREADS=2 reached ~8.2k img/s per GPU with fastai's Adam (7 per GPU; start-up
-# and evaluation included, ~11.7k from the epoch times); without
-# the thread limit, 3-4 processes per GPU on the 64-core host reached only ~4.2k. With ForeachAdam (the Learners'
-# default since) MODE=main's 15 processes (3-4 per GPU) took a median 13 s per 50,000-image epoch each (~14k img/s per GPU).
+# Needs: gridpe importable from this checkout (its dependencies installed, or their wheels in .whl/rt for an offline
+# host: installed into ${TMPDIR:-/tmp}/gridpe-site) and CIFAR-10 as an ImageFolder tree in .data/cifar10 (train/, test/),
+# or as .data/c10train.tgz / .data/c10test.tgz (tar.gz of those trees: 16 + 3 MB, easier to copy than 60,000 files).
+# Throughput (4x H100 80GB HBM3): one process trains ViT-S at 32 px at ~3.9k img/s (CPU-bound); several processes per
+# GPU under MPS with OMP_NUM_THREADS=2 reached ~8.2k img/s per GPU with fastai's Adam (7 per GPU; start-up and
+# evaluation included, ~11.7k from the epoch times); without the thread limit, 3-4 processes per GPU on a 64-core host
+# reached only ~4.2k. With ForeachAdam (the Learners' default) MODE=main's 15 processes (3-4 per GPU) took a median
+# 13 s per 50,000-image epoch each (~14k img/s per GPU).
 set -u
-MODE=${MODE:-short}; LIM=${LIM:-540}; R=${R:-/tmp/runs}
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/rt/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD MPLBACKEND=Agg GRIDPE_CACHE=/tmp/gcache OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
+MODE=${MODE:-short}; LIM=${LIM:-540}; R=${R:-runs}; SITE=${TMPDIR:-/tmp}/gridpe-site
+[ -d .whl/rt ] && python3 -m pip install -q --no-index --no-deps --target $SITE .whl/rt/*.whl 2>/dev/null
+export PYTHONPATH=$SITE:$PWD MPLBACKEND=Agg OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 mkdir -p .data/cifar10; for t in train test; do [ -f .data/c10$t.tgz ] && [ ! -d .data/cifar10/$t ] && tar xzf .data/c10$t.tgz -C .data/cifar10; done
 [ -d .data/cifar10/test ] && [ -d .data/cifar10/train ] || { echo "CIFAR-10 missing under .data/cifar10"; exit 3; }
 nvidia-smi -L; date -u
-# MPS lets the processes of one GPU run kernels at once; restarted each call (after processes were killed, an earlier
-# call's resumed runs died silently at start: cause not established, a stale MPS server is one suspect)
+# MPS lets the processes of one GPU run kernels at once; restarted on each start (once, resumed runs died silently at
+# start right after the previous processes had been killed: a stale MPS server is one suspect)
 echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 python3 -c "from gridpe.compare import resolve, load_data; load_data(resolve('image', paper=True, data='.data/cifar10', size=32, eval_sizes=[16, 64]))"  # fills the cache once
 mkdir -p $R/logs
@@ -53,9 +54,9 @@ else
   go ablation_ratio_base100 gridpe --pe-options "$(G true '"base": 100, ' head)"
   for k in gridpe rope_mixed; do go ablation_per_block_shared $k --pe-options "$(G false '"base": 10000, ' head)" 'rope_mixed={"pe_per_block": false}'; done
 fi
-wait                                            # timeout stops each job with SIGINT; its checkpoint stays for the next call
+wait                                            # timeout stops each job with SIGINT; its checkpoint stays for the next start
 date -u; grep -h "exit status" $R/logs/*.log | sort | uniq -c
 sleep 3; pgrep -af "gridpe.compare" && echo "^ still running after the time limit"
 for f in $R/*/history_*; do echo "$f $(($(wc -l < $f) - 1)) epochs"; done
 echo "finished runs: $(ls $R/*/parts/*.csv 2>/dev/null | wc -l)"
-tar czf $OUT/runs.tgz --exclude='*.pth' --exclude='*.tmp' -C $(dirname $R) $(basename $R)
+[ -n "${OUT:-}" ] && tar czf $OUT/runs.tgz --exclude='*.pth' --exclude='*.tmp' -C $(dirname $R) $(basename $R)
