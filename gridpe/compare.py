@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse, json, os, sys, types, typing
 from dataclasses import fields
 import matplotlib
-from .config import Config, NOT_IDENTITY, TASKS, CompareError, resolve, check_settings, to_json, field_docs, _flag
+from .config import Config, NOT_IDENTITY, TASKS, CompareError, resolve, check_settings, to_json, _flag
 from .runner import compare
+from fastcore.docments import docments
 
 # %% auto #0
 __all__ = ['cli_parser', 'main']
@@ -40,7 +41,7 @@ def cli_parser()->argparse.ArgumentParser:
         epilog=f"A results folder (--out) holds one set of settings: a rerun into it with other settings is refused, naming those that differ "
                f"(use another --out, or remove the folder); only {keep} may change, so more kinds or seeds resume it. "
                f"A run that another process is training is skipped.")
-    docs, hints = field_docs(Config), typing.get_type_hints(Config)
+    docs, hints = docments(Config, returns=False), typing.get_type_hints(Config)
     for f in fields(Config):
         h, (typ, many) = docs[f.name] + _defaults_help(f.name), _arg_type(hints[f.name])
         if f.name == 'task': p.add_argument('task', choices=list(TASKS), help=h)

@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/config.html.md"""
 
 # %% ../nbs/08_config.ipynb #c0nf000c
 from __future__ import annotations
-import ast, copy, inspect, io, json, linecache, math, os, textwrap, tokenize
+import copy, inspect, json, math, os
 from dataclasses import dataclass, asdict
 from functools import partial
 from pathlib import Path
@@ -20,9 +20,9 @@ from .pct import PCT_ARCHS
 from .learner import vit_learner, pct_learner
 
 # %% auto #0
-__all__ = ['NOT_IDENTITY', 'TASKS', 'MODEL_ARGS', 'Config', 'field_docs', 'Task', 'CompareError', 'parse_dict', 'resolve',
-           'check_numbers', 'vit_width', 'valid_heads', 'check_model', 'check_settings', 'model_kwargs', 'call_kwargs',
-           'load_data', 'check_data', 'to_json']
+__all__ = ['NOT_IDENTITY', 'TASKS', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers', 'vit_width',
+           'valid_heads', 'check_model', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data', 'check_data',
+           'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
 NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention')   # settings that do not change a run's numbers
@@ -75,19 +75,6 @@ class Config:
         "The settings that change a run's numbers: all but NOT_IDENTITY."
         return {k: v for k, v in asdict(self).items() if k not in NOT_IDENTITY}
 
-# %% ../nbs/08_config.ipynb #aa25565d
-def field_docs(cls:type, # a dataclass
-              )->dict:
-    "Each field of dataclass `cls` and the comment after it (its docment); also for a class defined in a notebook."
-    try: src = inspect.getsource(cls)
-    except (OSError, TypeError):
-        code = next(f.__code__ for k, f in vars(cls).items() if inspect.isfunction(f) and not k.startswith('__'))   # a method written in the class
-        lines = linecache.getlines(code.co_filename)
-        src = ''.join(inspect.getblock(lines[max(i for i in range(code.co_firstlineno) if lines[i].lstrip().startswith(f'class {cls.__name__}')):]))
-    src = textwrap.dedent(src)
-    notes = {t.start[0]: t.string.lstrip('#').strip() for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type == tokenize.COMMENT}
-    return {n.target.id: notes.get(n.lineno) for n in ast.parse(src).body[0].body if isinstance(n, ast.AnnAssign)}
-
 # %% ../nbs/08_config.ipynb #fde4882b
 @dataclass(frozen=True)
 class Task:
@@ -106,7 +93,7 @@ class Task:
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
 
 # %% ../nbs/08_config.ipynb #5b316abb
-_ROTARY = [k for k in PE_KINDS if k != 'none']                       # kinds that see positions (pos_scale keys)
+_POSITIONED = [k for k in PE_KINDS if k != 'none']                   # the kinds that see positions: the keys of pos_scale
 TASKS = {
     'image': Task(partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
                   model_args=('heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
@@ -127,7 +114,7 @@ TASKS = {
                    model_args=('pool', 'ape', 'pos_scale'), data_args=('sample',), learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr'),
                    defaults=dict(arch='pct_tiny', epochs=4, size=256, bs=32, lr=0.05, eval_sizes=[128, 256, 512, 1024],
                                  wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=0., pool='max+avg', ape='mlp_once',
-                                 pos_scale=dict.fromkeys(_ROTARY, 32.), sample='random', best=False, pe_options={},
+                                 pos_scale=dict.fromkeys(_POSITIONED, 32.), sample='random', best=False, pe_options={},
                                  pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0]),
                    paper=dict(arch='pct', epochs=100, size=512, bs=32, lr=5e-3, eval_sizes=list(range(256, 2049, 128)),
                               wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=5e-5, pool='max', ape='conv_every',
@@ -136,7 +123,6 @@ TASKS = {
                               pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}}),
                    recipe_lr=lambda bs: 0.01, n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
 }
-MODEL_ARGS = tuple(dict.fromkeys(k for t in TASKS.values() for k in t.model_args))   # settings of some task's architecture
 
 # %% ../nbs/08_config.ipynb #467cc56d
 class CompareError(ValueError):
@@ -173,14 +159,13 @@ def resolve(task:str='image', # a key of TASKS
     for k in ('pos_scale', 'pe_options'):
         if k not in flags: continue
         v = parse_dict(flags[k]) if isinstance(flags[k], (str, list)) else flags[k]
-        if k == 'pos_scale' and not isinstance(v, dict): v = dict.fromkeys(_ROTARY, v)      # one number: every kind
+        if k == 'pos_scale' and not isinstance(v, dict): v = dict.fromkeys(_POSITIONED, v)      # one number: every kind
         if not isinstance(v, dict): raise CompareError(f"{_flag(k)} must be per kind (JSON or kind=value pairs), got {v!r}")
         flags[k] = {**(s.get(k) or {}), **copy.deepcopy(v)}                                 # the kinds named replace theirs
     if flags.get('arch', s['arch']) != s['arch'] and 'lr' not in flags: s['lr'] = None      # another model: its recipe's rate
     cfg = Config(task=task, paper=bool(paper), **{**s, **flags})
     if cfg.lr is None: cfg.lr = t.recipe_lr(cfg.bs)
     cfg.out = str(cfg.out or Path('gridpe-runs')/(task + ('-paper' if paper else '')))
-    if cfg.data is not None: cfg.data = os.path.abspath(os.path.expanduser(cfg.data))
     cfg.pe, cfg.seeds = list(dict.fromkeys(cfg.pe)), list(dict.fromkeys(cfg.seeds))
     return cfg
 
@@ -266,7 +251,8 @@ def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate
 # %% ../nbs/08_config.ipynb #c28f130a
 def load_data(cfg:Config)->dict:
     "The dataset of `cfg`: `cfg.data` in any format `gridpe.data.load_dataset` recognises, or the task's embedded one."
-    return TASKS[cfg.task].load(cfg.data, max_size=max([cfg.size, *cfg.eval_sizes]))
+    folder = None if cfg.data is None else os.path.abspath(os.path.expanduser(cfg.data))   # as given in config.json
+    return TASKS[cfg.task].load(folder, max_size=max([cfg.size, *cfg.eval_sizes]))
 
 # %% ../nbs/08_config.ipynb #6b721b1b
 def check_data(cfg:Config, data:dict):

@@ -6,13 +6,13 @@ Docs: https://gridpe.github.io/gridpe/report.html.md"""
 
 # %% ../nbs/08b_report.ipynb #rep0000c
 from __future__ import annotations
-import os
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
 from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
 from .learner import plot_sizes
+from .files import atomic_file
 from .config import Config
 
 # %% auto #0
@@ -51,7 +51,8 @@ def report(cfg:Config, # the job's settings
     last = res[(res.metric == 'top1') & (res.checkpoint == 'last')]
     ax = plot_sizes(last.rename(columns={'value': 'top1'}), train_size=cfg.size)
     ax.set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
-    ax.figure.savefig(tmp := out/f'.results.{os.getpid()}.png', dpi=120, bbox_inches='tight'); plt.close(ax.figure); os.replace(tmp, out/'results.png')
+    with atomic_file(out/'results.png', 'wb') as f: ax.figure.savefig(f, format='png', dpi=120, bbox_inches='tight')
+    plt.close(ax.figure)
     table, msg = summary(res), f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{summary(res).to_string()}\n"
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
         ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())

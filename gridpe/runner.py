@@ -17,7 +17,8 @@ from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
 from .learner import train_and_evaluate, HistoryCSV, attention_sizes
 from .config import Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, model_kwargs
-from .store import COLUMNS, write_atomic, run_lock, part_path, read_part, open_folder, merge_results
+from .files import atomic_file
+from .store import COLUMNS, run_lock, part_path, read_part, open_folder, merge_results
 from .report import say, report
 
 # %% auto #0
@@ -42,7 +43,7 @@ def run_one(cfg:Config, # the job's settings
     df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, **call_kwargs(train_and_evaluate, cfg, ('best',)))
     if cfg.attention and df is not None and cfg.task == 'image':
         (a := Path(cfg.out)/'attention').mkdir(parents=True, exist_ok=True)
-        write_atomic(a/f'{pe}_seed{seed}.csv', attention_sizes(learn).to_csv(index=False))
+        with atomic_file(a/f'{pe}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
     return df if df is None or 'checkpoint' in df else df.assign(checkpoint='last', epoch=cfg.epochs - 1)
 
 # %% ../nbs/08c_runner.ipynb #42b5f423
@@ -63,7 +64,7 @@ def train_part(cfg:Config, # the job's settings
         df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv', checkpoint=ck)
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))   # the first process has the table
         rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=['top1', 'top5'], var_name='metric').assign(pe=pe, seed=seed)[COLUMNS]
-        write_atomic(part, rows.to_csv(index=False, na_rep='nan'))
+        with atomic_file(part) as f: rows.to_csv(f, index=False, na_rep='nan')
         if ck is not None: ck.unlink(missing_ok=True)                           # the part is the run now
     return dict(status='trained', seconds=time.time() - t0, top1=df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan')))
 
@@ -110,8 +111,7 @@ def _train_in_process(cfg:dict, pe:str, seed:int)->dict:
     with open(part_path(cfg, pe, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
         return train_part(cfg, load_data(cfg), pe, seed)
 
-def run_parallel(cfg:Config, # the job's settings
-                 data:dict|None=None, # unused: each process reads the data itself
+def run_parallel(cfg:Config, # the job's settings; each process reads the data itself
                 )->dict:
     "Train the runs of `cfg` as up to `cfg.jobs` processes at once, each through its own part and lock: {(pe, seed): status}."
     runs = [(pe, s) for pe in cfg.pe for s in cfg.seeds]
@@ -142,5 +142,6 @@ def compare(cfg:Config)->pd.DataFrame|None:
     if num_distrib() > 1 and cfg.bs % num_distrib(): raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
     if cfg.jobs > 1 and num_distrib() > 1: raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
     open_folder(cfg)
-    (run_parallel if cfg.jobs > 1 else train_all)(cfg, data)
+    if cfg.jobs > 1: run_parallel(cfg)
+    else: train_all(cfg, data)
     return None if rank_distrib() else report(cfg, merge_results(cfg.out))

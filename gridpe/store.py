@@ -6,25 +6,16 @@ Docs: https://gridpe.github.io/gridpe/store.html.md"""
 
 # %% ../nbs/08a_store.ipynb #st0re00c
 from __future__ import annotations
-import contextlib, fcntl, json, os
+import contextlib, fcntl, json
 from pathlib import Path
 import pandas as pd
 from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
+from .files import atomic_file
 from .config import Config, CompareError, _flag, to_json
 
 # %% auto #0
-__all__ = ['COLUMNS', 'write_atomic', 'run_lock', 'read_results', 'part_path', 'read_part', 'settings_diff', 'open_folder',
-           'merge_results']
-
-# %% ../nbs/08a_store.ipynb #902c8b0c
-def write_atomic(path:Path, # the file to write
-                 text:str, # its content
-                ):
-    "Write `text` to `path` through a temporary file and `os.replace`: readers see the old file or the new one, never half."
-    path = Path(path); tmp = path.with_name(f'.{path.name}.{os.getpid()}.tmp')
-    with open(tmp, 'w') as f: f.write(text); f.flush(); os.fsync(f.fileno())
-    os.replace(tmp, path)
+__all__ = ['COLUMNS', 'run_lock', 'read_results', 'part_path', 'read_part', 'settings_diff', 'open_folder', 'merge_results']
 
 # %% ../nbs/08a_store.ipynb #feebf08c
 @contextlib.contextmanager
@@ -41,17 +32,14 @@ def run_lock(path:Path, # the lock file (created if missing)
 
 # %% ../nbs/08a_store.ipynb #bdfc8ec9
 COLUMNS = ['pe', 'seed', 'checkpoint', 'epoch', 'size', 'metric', 'value']
-_OLD_COLUMNS = ['pe', 'seed', 'size', 'metric', 'value']                         # before checkpoints were recorded: the last epoch
 
 def read_results(path:Path, # results.csv or a part
                  fix:str='remove it', # what to do about a damaged file
                 )->pd.DataFrame:
-    "The rows of a results file, checked: a damaged file (half-written or repeated row, second header) is one CompareError naming it; an older file's rows are the last epoch."
+    "The rows of a results file, checked: a damaged file (half-written or repeated row, second header) is one CompareError."
     try: raw = pd.read_csv(path, dtype=str, keep_default_na=False).fillna('')
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e: raise CompareError(f"{path} is damaged ({str(e).strip()}): {fix}") from None
-    if list(raw.columns) == _OLD_COLUMNS: shown, raw = raw, raw.assign(checkpoint='last', epoch='')[COLUMNS]
-    elif list(raw.columns) == COLUMNS: shown = raw
-    else: raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
+    if list(raw.columns) != COLUMNS: raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
     num = {k: pd.to_numeric(raw[k], errors='coerce') for k in ('seed', 'size', 'value', 'epoch')}
     ok = (raw.pe.isin(PE_KINDS) & raw.metric.isin(['top1', 'top5']) & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
           & raw.checkpoint.isin(['last', 'best']) & ((num['epoch'] % 1 == 0) & (num['epoch'] >= 0) | raw.epoch.isin(['', 'nan']))
@@ -59,7 +47,7 @@ def read_results(path:Path, # results.csv or a part
     bad = ~ok | raw.duplicated(['pe', 'seed', 'checkpoint', 'size', 'metric'])
     if bad.any():
         i = bad.idxmax(); why = 'repeats an earlier row' if ok[i] else 'is not a result row'
-        raise CompareError(f"{path} is damaged: line {i + 2} ({','.join(shown.loc[i])}) {why}: {fix}")
+        raise CompareError(f"{path} is damaged: line {i + 2} ({','.join(raw.loc[i])}) {why}: {fix}")
     return raw.assign(seed=num['seed'].astype(int), size=num['size'].astype(int), value=num['value'], epoch=num['epoch'].astype('Int64'))
 
 # %% ../nbs/08a_store.ipynb #d51f8b36
@@ -101,7 +89,9 @@ def open_folder(cfg:Config):
         if (out/'results.csv').exists(): read_results(out/'results.csv', f"remove it (it is rebuilt from {out/'parts'})")
         for pe in cfg.pe:
             for s in cfg.seeds: read_part(cfg, pe, s)                        # a damaged part of this job: named now, not after hours
-        if first: write_atomic(conf, to_json(cfg)); (out/'parts').mkdir(exist_ok=True)
+        if not first: return
+        with atomic_file(conf) as f: f.write(to_json(cfg))
+        (out/'parts').mkdir(exist_ok=True)
 
 # %% ../nbs/08a_store.ipynb #0d219984
 def merge_results(out:Path)->pd.DataFrame:
@@ -110,5 +100,5 @@ def merge_results(out:Path)->pd.DataFrame:
     with run_lock(out/'.lock', wait=True):
         parts = [read_results(p, f"remove it to train {p.stem.replace('_seed', ' seed ')} again") for p in sorted((out/'parts').glob('*.csv'))]
         res = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=COLUMNS)
-        write_atomic(out/'results.csv', res.to_csv(index=False, na_rep='nan'))
+        with atomic_file(out/'results.csv') as f: res.to_csv(f, index=False, na_rep='nan')
     return res
