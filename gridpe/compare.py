@@ -1,4 +1,4 @@
-"""The main job's command: train every positional embedding at one size, evaluate across sizes, and report the table, plot and CSV, as the paper's comparisons.
+"""`gridpe-compare`: train every embedding at one size, evaluate it across sizes, report table, plot and CSV.
 
 Docs: https://gridpe.github.io/gridpe/compare.html.md"""
 

@@ -1,4 +1,4 @@
-"""One typed object for every setting of a `gridpe-compare` job, the table of tasks, how the settings are resolved and checked, and what each setting passes on.
+"""Every setting of a `gridpe-compare` job as one typed object: the tasks, and how settings are resolved and checked.
 
 Docs: https://gridpe.github.io/gridpe/config.html.md"""
 

@@ -24,7 +24,7 @@ def say(cfg:Config, msg:str):
     if not cfg.quiet and rank_distrib() == 0: print(msg, flush=True)
 
 # %% ../nbs/08b_report.ipynb #c905bbfd
-def summary(res:pd.DataFrame, # results rows (read_results, or an older results.csv read by pandas)
+def summary(res:pd.DataFrame, # results rows (read_results, or a results.csv read by pandas)
             metric:str='top1', # top1 or top5
             checkpoint:str='last', # 'last' or 'best' epoch; rows without a checkpoint column are the last
             by:str='pe', # the column whose values head the table's columns (e.g. an ablation's arm)

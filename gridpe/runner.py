@@ -1,4 +1,4 @@
-"""Train and evaluate one run, a run into its part of the folder, the job's runs in turn or in parallel processes, and the whole job.
+"""Training a job's runs: one run, one run into its part, all runs in turn or in processes, the whole job.
 
 Docs: https://gridpe.github.io/gridpe/runner.html.md"""
 

@@ -1,4 +1,4 @@
-"""One folder per set of settings: its `config.json`, one part file per finished run under a lock, the merged `results.csv`.
+"""A results folder: one set of settings (`config.json`), one part per finished run, the merged `results.csv`.
 
 Docs: https://gridpe.github.io/gridpe/store.html.md"""
 
