@@ -7,6 +7,7 @@ Docs: https://gridpe.github.io/gridpe/arrays.html.md"""
 # %% ../nbs/04_arrays.ipynb #301d91cb
 from __future__ import annotations
 from pathlib import Path
+from .checks import check_int
 import numpy as np
 import torch
 from torch import Tensor
@@ -14,7 +15,6 @@ from PIL import Image
 from fastcore.basics import patch
 from fastai.data.core import TfmdDL, DataLoaders
 from fastai.data.transforms import Category, CategoryMap
-from .checks import check_int
 
 # %% auto #0
 __all__ = ['check_labels', 'ArraySet', 'ArrayDL', 'decode_image', 'stack_inputs', 'ArrayDataLoaders', 'array_dls']

@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/formats.html.md"""
 
 # %% ../nbs/04a_formats.ipynb #6e4adbf6
 from __future__ import annotations
-import gzip, hashlib, importlib.resources, json, math, os, struct, tempfile, warnings
+import gzip, hashlib, importlib.resources, json, math, os, struct, warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 import numpy as np
@@ -14,6 +14,7 @@ import h5py
 import torch
 from PIL import Image
 from .checks import check_int
+from .files import atomic_file
 from .arrays import ArraySet, check_labels, decode_image
 
 # %% auto #0
@@ -89,11 +90,7 @@ def cached(key:dict, # what the result depends on (JSON-serialisable)
         except (ValueError, OSError, EOFError) as e: warnings.warn(f"damaged cache file {f} ({e}): making it again")
     a = make()
     f.parent.mkdir(parents=True, exist_ok=True)
-    fd, part = tempfile.mkstemp(suffix='.part', dir=f.parent)
-    try:
-        with os.fdopen(fd, 'wb') as o: np.save(o, a)
-        os.replace(part, f)
-    except BaseException: Path(part).unlink(missing_ok=True); raise
+    with atomic_file(f, 'wb') as o: np.save(o, a)
     return a
 
 # %% ../nbs/04a_formats.ipynb #f0ea09cd

@@ -7,6 +7,7 @@ Docs: https://gridpe.github.io/gridpe/images.html.md"""
 # %% ../nbs/04b_images.ipynb #23a1ef37
 from __future__ import annotations
 import math
+from .checks import check_int
 import torch
 import torch.nn.functional as F
 from torch import Tensor
@@ -14,7 +15,6 @@ from fasttransform import ItemTransform
 from fastai.torch_core import TensorCategory
 from fastai.vision.core import TensorImage, TensorImageBW
 import fastai.vision.learner  # noqa: F401  (side effect: registers fastai's show_batch, show_results, plot_top_losses for TensorImage)
-from .checks import check_int
 from .arrays import ArrayDataLoaders, array_dls
 
 # %% auto #0

@@ -7,19 +7,20 @@ Docs: https://gridpe.github.io/gridpe/points.html.md"""
 # %% ../nbs/04c_points.ipynb #74e9df5e
 from __future__ import annotations
 import math
+from .checks import check_int
 import torch
 from torch import Tensor
 import matplotlib.pyplot as plt
 from plum import dispatch
 from fasttransform import ItemTransform
+from fastcore.basics import str_enum
 from fastai.torch_core import TensorBase, TensorCategory
-from .checks import check_int
 from .geometry import farthest_point_sample, gather_points
 from .arrays import ArrayDataLoaders, array_dls
 
 # %% auto #0
-__all__ = ['TensorPointCloud', 'sample_points', 'augment_points', 'PointBatchTfm', 'point_dls', 'get_grid3d', 'show_batch',
-           'show_results', 'plot_top_losses']
+__all__ = ['PointSampling', 'TensorPointCloud', 'sample_points', 'augment_points', 'PointBatchTfm', 'point_dls', 'get_grid3d',
+           'show_batch', 'show_results', 'plot_top_losses']
 
 # %% ../nbs/04c_points.ipynb #be75c0aa
 class TensorPointCloud(TensorBase):
@@ -32,17 +33,26 @@ class TensorPointCloud(TensorBase):
         ctx.set_axis_off()
         return ctx
 
+# %% ../nbs/04c_points.ipynb #66868cd6
+PointSampling = str_enum('PointSampling', 'first', 'random', 'fps')
+
+def _sampling(method:str, name:str='sampling method')->PointSampling:
+    "`method` as a `PointSampling`, or a ValueError that lists the methods."
+    *rest, last = (repr(str(o)) for o in PointSampling)
+    if method not in list(PointSampling): raise ValueError(f"unknown {name} {method!r}: choose {', '.join(rest)} or {last}")
+    return PointSampling(method)
+
 # %% ../nbs/04c_points.ipynb #56c6e0c8
 def sample_points(x:torch.Tensor, # points: B, P, 3
                   n:int, # points to keep
-                  method:str='first', # 'first', 'random' or 'fps'
+                  method:PointSampling='first', # 'first', 'random' or 'fps'
                  )->torch.Tensor:
     "Reduce every shape of a batch to `n` points: B, n, 3."
     if n > x.shape[1]: raise ValueError(f"asked for {n} points but the shapes have {x.shape[1]}")
+    method = _sampling(method)
     if method == 'first': return x[:, :n]
     if method == 'random': return gather_points(x, torch.rand(x.shape[:2], device=x.device).argsort(1)[:, :n])
-    if method == 'fps': return gather_points(x, farthest_point_sample(x, n))
-    raise ValueError(f"unknown sampling method {method!r}: choose 'first', 'random' or 'fps'")
+    return gather_points(x, farthest_point_sample(x, n))
 
 # %% ../nbs/04c_points.ipynb #ee7cfb94
 def augment_points(x:torch.Tensor, # points: B, N, 3
@@ -60,7 +70,7 @@ class PointBatchTfm(ItemTransform):
     "Batch transform of (point clouds, labels): reduce each shape to `n` points by `method`, PCT's augmentation if `augment`, typed."
     order = 10
     def __init__(self, n:int, # points to keep
-                 method:str='first', # 'first', 'random' or 'fps' (sample_points)
+                 method:PointSampling='first', # 'first', 'random' or 'fps' (sample_points)
                  augment:bool=False, # PCT's training augmentation (augment_points)
                 ): self.n, self.method, self.augment = n, method, augment
     def encodes(self, b): # (points B, P, 3, labels B,) or (points,)
@@ -72,14 +82,15 @@ def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 poin
               n_points:int=512, # points per shape in training and validation
               eval_points:list=(), # point counts of the evaluation DataLoaders (dls.eval)
               bs:int=32, # batch size
-              sample:str='random', # how training shapes are reduced to n_points: 'first', 'random' or 'fps'
-              eval_sample:str='first', # how evaluation shapes are reduced (PCT: the first points)
+              sample:PointSampling='random', # how training shapes are reduced to n_points: 'first', 'random' or 'fps'
+              eval_sample:PointSampling='first', # how evaluation shapes are reduced (PCT: the first points)
               augment:bool=True, # PCT's training augmentation
               device=None, # where batches (and their augmentation) go; the GPU when there is one
               eval_bs:int|None=None, # batch size for evaluation; bs by default
              )->ArrayDataLoaders:
     "fastai DataLoaders for point-cloud classification with per-count evaluation DataLoaders in `dls.eval`."
     tr, te = data['train'], data['test']
+    sample, eval_sample = _sampling(sample, 'sample'), _sampling(eval_sample, 'eval_sample')
     P = min(tr.x.shape[1], te.x.shape[1])
     for n in [n_points, *eval_points]:
         if check_int(n, 'point count') > P: raise ValueError(f"asked for {n} points but the shapes have {P}: use at most {P}")
