@@ -1,4 +1,4 @@
-"""In-memory datasets of arrays (`ArraySet`) and the fastai DataLoaders over them, which fetch whole batches by indexing, with one evaluation DataLoader per size.
+"""In-memory datasets of arrays and the fastai DataLoaders over them, with one evaluation DataLoader per size.
 
 Docs: https://gridpe.github.io/gridpe/arrays.html.md"""
 
@@ -24,15 +24,16 @@ def check_labels(y:Tensor, # integer labels
                  classes:list, # class names, in label order
                  source:str|Path='labels', # where the labels come from (a file), named in the error
                 ):
-    "Raise a ValueError naming `source`, the offending labels and the classes if a label is outside range(len(classes))."
+    "A ValueError naming `source`, the offending labels and the classes if a label is outside range(len(classes))."
     y = torch.as_tensor(y)
     if len(bad := y[(y < 0) | (y >= len(classes))]):
         raise ValueError(f"{source}: labels {sorted(set(bad.tolist()))[:10]} are outside the {len(classes)} classes "
-                         f"(0 to {len(classes) - 1}: {', '.join(map(str, classes[:5]))}{' ...' if len(classes) > 5 else ''})")
+                         f"(0 to {len(classes) - 1}: {', '.join(map(str, classes[:5]))}"
+                         f"{' ...' if len(classes) > 5 else ''})")
 
 # %% ../nbs/04_arrays.ipynb #901106dc
 class ArraySet:
-    "Inputs `x` (images: uint8 N, C, H, W; points: float32 N, P, 3), labels `y` (N,; None for a test set) and class names."
+    "Inputs `x` (uint8 images N, C, H, W or float32 points N, P, 3), labels `y` (N,; None: a test set), class names."
     n_inp = 1
     def __init__(self, x, # images (N, C, H, W) uint8 or point clouds (N, P, 3) float32
                  y=None, # integer labels (N,), or None
@@ -41,8 +42,10 @@ class ArraySet:
                 ):
         self.x, self.classes = torch.as_tensor(x), [str(c) for c in classes]
         self.y = None if y is None else torch.as_tensor(y).long().reshape(-1)
-        if self.x.ndim not in (3, 4) or (self.x.ndim == 3 and self.x.shape[-1] != 3): raise ValueError(f"inputs must be images (N, C, H, W) or points (N, P, 3), got {tuple(self.x.shape)}")
-        if self.y is not None and len(self.x) != len(self.y): raise ValueError(f"{len(self.x)} inputs but {len(self.y)} labels")
+        if self.x.ndim not in (3, 4) or (self.x.ndim == 3 and self.x.shape[-1] != 3):
+            raise ValueError(f"inputs must be images (N, C, H, W) or points (N, P, 3), got {tuple(self.x.shape)}")
+        if self.y is not None and len(self.x) != len(self.y):
+            raise ValueError(f"{len(self.x)} inputs but {len(self.y)} labels")
         if self.y is not None: check_labels(self.y, self.classes, source)
     def __len__(self): return len(self.x)
     def __getitem__(self, i): return (self.x[i],) if self.y is None else (self.x[i], self.y[i])
@@ -51,12 +54,15 @@ class ArraySet:
     @property
     def vocab(self): return CategoryMap(self.classes, sort=False)
     def decode(self, o, full=True): return (o[0], *(Category(self.classes[int(v)]) for v in o[1:2]), *o[2:])
-    def new_empty(self): return ArraySet(self.x[:0].clone(), None if self.y is None else self.y[:0].clone(), self.classes)   # clone: a view would keep (and save) all the data
+    def new_empty(self):   # clone: a view would keep (and save) all the data
+        return ArraySet(self.x[:0].clone(), None if self.y is None else self.y[:0].clone(), self.classes)
     @property
     def items(self): return self
     @property
     def iloc(self): return _Positions(self)
-    def __repr__(self): return f"ArraySet(x={tuple(self.x.shape)} {self.x.dtype}, {len(self.classes)} classes{'' if self.y is not None else ', no labels'})"
+    def __repr__(self):
+        return (f"ArraySet(x={tuple(self.x.shape)} {self.x.dtype}, {len(self.classes)} classes"
+                f"{'' if self.y is not None else ', no labels'})")
 
 class _Positions:
     "`ArraySet.iloc`: the sub-dataset at the given positions."
@@ -67,13 +73,13 @@ class _Positions:
 
 # %% ../nbs/04_arrays.ipynb #01b38eb4
 class ArrayDL(TfmdDL):
-    "A fastai `TfmdDL` over an `ArraySet` that fetches whole batches by indexing; its `after_batch` transforms run on the device."
+    "A fastai `TfmdDL` over an `ArraySet` that fetches whole batches by indexing; `after_batch` runs on the device."
     repeats = 1
     def __init__(self, dataset:ArraySet|None=None, # the data
                  bs:int=64, # batch size
                  shuffle:bool=False, # a new order every epoch
                  num_workers:int=0, # loading processes: none, the data is in memory
-                 repeats:int=1, # repeated augmentation (when shuffled): len(dataset)//repeats items per epoch, each `repeats` times
+                 repeats:int=1, # repeated augmentation (shuffled): len(dataset)//repeats items an epoch, each repeated
                  **kwargs, # passed to TfmdDL: device, drop_last, after_batch…
                 ):
         self.repeats = check_int(repeats, 'repeats')
@@ -85,7 +91,8 @@ class ArrayDL(TfmdDL):
         if self.repeats == 1 or not self.shuffle or self.bs is None: return super().__len__()
         n = self.n // self.repeats * self.repeats
         return n // self.bs + (0 if self.drop_last or n % self.bs == 0 else 1)
-    def new(self, dataset=None, cls=None, **kwargs): return super().new(dataset, cls, **{'repeats': self.repeats, **kwargs})
+    def new(self, dataset=None, cls=None, **kwargs):
+        return super().new(dataset, cls, **{'repeats': self.repeats, **kwargs})
     def create_batches(self, samps):
         for idx in self.chunkify(samps): yield self.dataset[torch.as_tensor(list(idx), dtype=torch.long)]
 
@@ -120,15 +127,18 @@ def stack_inputs(items:list, # raw inputs: images (PIL images, files, arrays) or
                 )->Tensor:
     "Raw inputs as one batch laid out like `like.x`: uint8 (N, C, S, S) images or float32 (N, P, 3) point clouds."
     if like.x.ndim == 3:
-        pts = [torch.as_tensor(np.asarray(o.detach().cpu() if isinstance(o, Tensor) else o, dtype=np.float32)) for o in items]
-        if bad := [tuple(p.shape) for p in pts if p.ndim != 2 or p.shape[-1] != 3]: raise ValueError(f"a point cloud must be a (P, 3) array, got {bad[0]}")
+        pts = [torch.as_tensor(np.asarray(o.detach().cpu() if isinstance(o, Tensor) else o, dtype=np.float32))
+               for o in items]
+        if bad := [tuple(p.shape) for p in pts if p.ndim != 2 or p.shape[-1] != 3]:
+            raise ValueError(f"a point cloud must be a (P, 3) array, got {bad[0]}")
         return torch.stack([p[:min(len(q) for q in pts)] for p in pts])
     C, S = like.x.shape[1], like.x.shape[-1]
-    return torch.stack([torch.from_numpy(decode_image(o if isinstance(o, (str, Path, Image.Image)) else _as_pil(o), S, C).copy()) for o in items])
+    as_img = lambda o: o if isinstance(o, (str, Path, Image.Image)) else _as_pil(o)
+    return torch.stack([torch.from_numpy(decode_image(as_img(o), S, C).copy()) for o in items])
 
 # %% ../nbs/04_arrays.ipynb #aa75c900
 class ArrayDataLoaders(DataLoaders):
-    "fastai `DataLoaders` over `ArraySet`s with one evaluation DataLoader per size in `eval`; `test_dl` takes raw inputs."
+    "fastai `DataLoaders` over `ArraySet`s, one evaluation DataLoader per size in `eval`; `test_dl` takes raw inputs."
     def __init__(self, *loaders, # training and validation ArrayDLs
                  path:str|Path='.', # where `learn.export` writes
                  device=None, # where batches go
@@ -148,7 +158,8 @@ class ArrayDataLoaders(DataLoaders):
 def new_empty(self:ArrayDataLoaders):
     "A copy with the same transforms, settings and class names but no data (what `learn.export` saves)."
     empty = lambda dl: dl.new(dl.dataset.new_empty())
-    res = type(self)(*map(empty, self.loaders), path=self.path, device=self.device, eval={s: empty(dl) for s, dl in self.eval.items()})
+    res = type(self)(*map(empty, self.loaders), path=self.path, device=self.device,
+                     eval={s: empty(dl) for s, dl in self.eval.items()})
     res.__dict__.update({k: v for k, v in self.__dict__.items() if k not in res.__dict__})
     return res
 
@@ -160,9 +171,11 @@ def test_dl(self:ArrayDataLoaders, test_items, # an ArraySet, raw inputs, or (in
             **kwargs):
     "A DataLoader with the validation transforms over `test_items`."
     kwargs.pop('process', None)
-    if isinstance(test_items, ArraySet): return self.valid.new(test_items if with_labels else ArraySet(test_items.x, None, test_items.classes), **kwargs)
+    if isinstance(test_items, ArraySet):
+        return self.valid.new(test_items if with_labels else ArraySet(test_items.x, None, test_items.classes), **kwargs)
     xs, ys = zip(*test_items) if with_labels else (test_items, None)
-    if ys is not None and (bad := [v for v in ys if isinstance(v, str) and v not in self.vocab.o2i]): raise ValueError(f"labels {bad} are not among the classes {list(self.vocab)}")
+    if ys is not None and (bad := [v for v in ys if isinstance(v, str) and v not in self.vocab.o2i]):
+        raise ValueError(f"labels {bad} are not among the classes {list(self.vocab)}")
     ys = None if ys is None else [self.vocab.o2i[v] if isinstance(v, str) else int(v) for v in ys]
     return self.valid.new(ArraySet(stack_inputs(xs, self.valid_ds), ys, self.valid_ds.classes), **kwargs)
 
@@ -178,6 +191,8 @@ def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
              )->ArrayDataLoaders:
     "fastai DataLoaders (shuffled training, ordered validation) plus one evaluation DataLoader per size in `dls.eval`."
     device = device or ('cuda' if torch.cuda.is_available() else 'cpu')
-    mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device, after_batch=tfm(s, train), repeats=repeats if train else 1)
-    return ArrayDataLoaders(mk(data['train'], size, True, bs), mk(data['test'], size, False, eval_bs or bs), device=device,
-                            eval={check_int(s, 'eval size'): mk(data['test'], s, False, eval_bs or bs) for s in eval_sizes})
+    mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device,
+                                         after_batch=tfm(s, train), repeats=repeats if train else 1)
+    eb = eval_bs or bs
+    return ArrayDataLoaders(mk(data['train'], size, True, bs), mk(data['test'], size, False, eb), device=device,
+                            eval={check_int(s, 'eval size'): mk(data['test'], s, False, eb) for s in eval_sizes})

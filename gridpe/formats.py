@@ -1,4 +1,4 @@
-"""The paper's datasets in the formats the field uses (ImageNet-100 and any ImageFolder tree, Fashion-MNIST idx, ModelNet HDF5 and text) and small embedded real datasets, read into memory as `ArraySet`s.
+"""The paper's datasets in the formats the field uses, and small embedded ones, read into memory as `ArraySet`s.
 
 Docs: https://gridpe.github.io/gridpe/formats.html.md"""
 
@@ -23,7 +23,21 @@ __all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR
            'modelnet_h5', 'modelnet_txt', 'fashion_mnist_small', 'furniture_points', 'dataset_format', 'load_dataset']
 
 # %% ../nbs/04a_formats.ipynb #7c4ae590
-IMAGENET100_CLASSES = ['n02869837', 'n01749939', 'n02488291', 'n02107142', 'n13037406', 'n02091831', 'n04517823', 'n04589890', 'n03062245', 'n01773797', 'n01735189', 'n07831146', 'n07753275', 'n03085013', 'n04485082', 'n02105505', 'n01983481', 'n02788148', 'n03530642', 'n04435653', 'n02086910', 'n02859443', 'n13040303', 'n03594734', 'n02085620', 'n02099849', 'n01558993', 'n04493381', 'n02109047', 'n04111531', 'n02877765', 'n04429376', 'n02009229', 'n01978455', 'n02106550', 'n01820546', 'n01692333', 'n07714571', 'n02974003', 'n02114855', 'n03785016', 'n03764736', 'n03775546', 'n02087046', 'n07836838', 'n04099969', 'n04592741', 'n03891251', 'n02701002', 'n03379051', 'n02259212', 'n07715103', 'n03947888', 'n04026417', 'n02326432', 'n03637318', 'n01980166', 'n02113799', 'n02086240', 'n03903868', 'n02483362', 'n04127249', 'n02089973', 'n03017168', 'n02093428', 'n02804414', 'n02396427', 'n04418357', 'n02172182', 'n01729322', 'n02113978', 'n03787032', 'n02089867', 'n02119022', 'n03777754', 'n04238763', 'n02231487', 'n03032252', 'n02138441', 'n02104029', 'n03837869', 'n03494278', 'n04136333', 'n03794056', 'n03492542', 'n02018207', 'n04067472', 'n03930630', 'n03584829', 'n02123045', 'n04229816', 'n02100583', 'n03642806', 'n04336792', 'n03259280', 'n02116738', 'n02108089', 'n03424325', 'n01855672', 'n02090622']
+IMAGENET100_CLASSES = ['n02869837', 'n01749939', 'n02488291', 'n02107142', 'n13037406', 'n02091831', 'n04517823',
+                       'n04589890', 'n03062245', 'n01773797', 'n01735189', 'n07831146', 'n07753275', 'n03085013',
+                       'n04485082', 'n02105505', 'n01983481', 'n02788148', 'n03530642', 'n04435653', 'n02086910',
+                       'n02859443', 'n13040303', 'n03594734', 'n02085620', 'n02099849', 'n01558993', 'n04493381',
+                       'n02109047', 'n04111531', 'n02877765', 'n04429376', 'n02009229', 'n01978455', 'n02106550',
+                       'n01820546', 'n01692333', 'n07714571', 'n02974003', 'n02114855', 'n03785016', 'n03764736',
+                       'n03775546', 'n02087046', 'n07836838', 'n04099969', 'n04592741', 'n03891251', 'n02701002',
+                       'n03379051', 'n02259212', 'n07715103', 'n03947888', 'n04026417', 'n02326432', 'n03637318',
+                       'n01980166', 'n02113799', 'n02086240', 'n03903868', 'n02483362', 'n04127249', 'n02089973',
+                       'n03017168', 'n02093428', 'n02804414', 'n02396427', 'n04418357', 'n02172182', 'n01729322',
+                       'n02113978', 'n03787032', 'n02089867', 'n02119022', 'n03777754', 'n04238763', 'n02231487',
+                       'n03032252', 'n02138441', 'n02104029', 'n03837869', 'n03494278', 'n04136333', 'n03794056',
+                       'n03492542', 'n02018207', 'n04067472', 'n03930630', 'n03584829', 'n02123045', 'n04229816',
+                       'n02100583', 'n03642806', 'n04336792', 'n03259280', 'n02116738', 'n02108089', 'n03424325',
+                       'n01855672', 'n02090622']
 IMG_EXTS = {'.jpg', '.jpeg', '.png', '.bmp', '.webp', '.tif', '.tiff', '.gif'}
 
 # %% ../nbs/04a_formats.ipynb #2776e7de
@@ -46,7 +60,8 @@ def folder_items(split_dir:Path, # a split folder with one sub-folder per class
     present = sorted(d.name for d in split_dir.iterdir() if d.is_dir())
     classes = present if classes is None else list(classes)
     missing = [c for c in classes if c not in present]
-    if missing: raise ValueError(f"{split_dir} lacks {len(missing)} class folders: {', '.join(missing[:20])}{' ...' if len(missing) > 20 else ''}")
+    if missing: raise ValueError(f"{split_dir} lacks {len(missing)} class folders: "
+                                 f"{', '.join(missing[:20])}{' ...' if len(missing) > 20 else ''}")
     if not classes: raise ValueError(f"{split_dir} has no class folders")
     paths, labels = [], []
     for i, c in enumerate(classes):
@@ -100,7 +115,7 @@ def files_key(paths:list)->list:
 
 # %% ../nbs/04a_formats.ipynb #0ab589d9
 def image_folder(root:str|Path, # dataset root with train and test (or val) split folders
-                 size:int|None=None, # side of the stored square images; the first training image's shorter side by default
+                 size:int|None=None, # side of the stored square images; the first training image's shorter side
                  channels:int=3, # 3 (RGB) or 1 (grayscale)
                  classes:list|None=None, # classes to take; every folder of the train split by default
                  n_workers:int|None=None, # decoding processes
@@ -110,13 +125,15 @@ def image_folder(root:str|Path, # dataset root with train and test (or val) spli
     given = classes is not None
     p_tr, y_tr, classes = folder_items(tr, classes)
     if not given and (extra := sorted({d.name for d in te.iterdir() if d.is_dir()} - set(classes))):
-        raise ValueError(f"{te}: class folders {', '.join(extra[:10])} are not among the train split's classes ({', '.join(classes[:10])})")
+        raise ValueError(f"{te}: class folders {', '.join(extra[:10])} are not among the train split's classes "
+                         f"({', '.join(classes[:10])})")
     p_te, y_te, _ = folder_items(te, classes)
     if size is None:
         with Image.open(p_tr[0]) as im: size = min(im.size)
     size, channels = check_int(size, 'size'), check_int(channels, 'channels')
     if channels not in (1, 3): raise ValueError(f"channels must be 1 or 3, got {channels}")
-    dec = lambda ps: cached(dict(files=files_key(ps), size=size, channels=channels, v=1), lambda: decode_images(ps, size, channels, n_workers))
+    dec = lambda ps: cached(dict(files=files_key(ps), size=size, channels=channels, v=1),
+                            lambda: decode_images(ps, size, channels, n_workers))
     return dict(train=ArraySet(dec(p_tr), y_tr, classes, tr), test=ArraySet(dec(p_te), y_te, classes, te))
 
 # %% ../nbs/04a_formats.ipynb #8b3d6fbd
@@ -128,7 +145,8 @@ def imagenet100(root:str|Path, # an ImageNet (or ImageNet-100) root with train/ 
     return image_folder(root, size, 3, IMAGENET100_CLASSES, n_workers)
 
 # %% ../nbs/04a_formats.ipynb #c8d2454b
-FASHION_MNIST_CLASSES = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag', 'Ankle boot']
+FASHION_MNIST_CLASSES = ['T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag',
+                         'Ankle boot']
 
 def read_idx(path:str|Path, # an idx file, gzipped or not
             )->np.ndarray:
@@ -140,7 +158,8 @@ def read_idx(path:str|Path, # an idx file, gzipped or not
     if raw[2] != 0x08: raise ValueError(f"{path}: idx type code 0x{raw[2]:02x} is not unsigned byte (0x08)")
     nd = raw[3]; dims = struct.unpack(f'>{nd}I', raw[4:4+4*nd])
     n = math.prod(dims)
-    if len(raw) - 4 - 4*nd != n: raise ValueError(f"{path}: header says {dims} = {n} bytes of data but the file has {len(raw) - 4 - 4*nd}")
+    if len(raw) - 4 - 4*nd != n:
+        raise ValueError(f"{path}: header says {dims} = {n} bytes of data but the file has {len(raw) - 4 - 4*nd}")
     return np.frombuffer(raw, np.uint8, n, 4 + 4*nd).reshape(dims)
 
 # %% ../nbs/04a_formats.ipynb #0e6c2bf0
@@ -152,7 +171,8 @@ def fashion_mnist(root:str|Path='/usr/share/datasets/fashion-mnist', # folder of
         for p in (root/f'{stem}.gz', root/stem):
             if p.exists(): return p
         raise FileNotFoundError(f"{root} has no {stem} or {stem}.gz")
-    return {s: ArraySet(read_idx(f(f'{p}-images-idx3-ubyte'))[:, None].copy(), read_idx(lf := f(f'{p}-labels-idx1-ubyte')).astype(np.int64),
+    return {s: ArraySet(read_idx(f(f'{p}-images-idx3-ubyte'))[:, None].copy(),
+                        read_idx(lf := f(f'{p}-labels-idx1-ubyte')).astype(np.int64),
                         FASHION_MNIST_CLASSES, lf)
             for s, p in (('train', 'train'), ('test', 't10k'))}
 
@@ -172,7 +192,8 @@ def modelnet_h5(root:str|Path, # folder with shape_names.txt, train_files.txt, t
                )->dict:
     "ModelNet in the modelnet40_ply_hdf5_2048 layout: {'train', 'test'} ArraySets of float32 (N, P, 3)."
     root = Path(root)
-    if not (root/'shape_names.txt').exists(): raise FileNotFoundError(f"{root} has no shape_names.txt (not a ModelNet HDF5 folder)")
+    if not (root/'shape_names.txt').exists():
+        raise FileNotFoundError(f"{root} has no shape_names.txt (not a ModelNet HDF5 folder)")
     classes = [l.strip() for l in (root/'shape_names.txt').read_text().splitlines() if l.strip()]
     out = {}
     for s in ('train', 'test'):
@@ -214,10 +235,13 @@ def modelnet_txt(root:str|Path, # folder of modelnet40_normal_resampled (or its 
         if not lst.exists(): raise FileNotFoundError(f"{root} has no {lst.name}")
         shapes = [l.strip() for l in lst.read_text().splitlines() if l.strip()]
         cls = [sh.rsplit('_', 1)[0] for sh in shapes]
-        if unknown := sorted(set(cls) - set(classes)): raise ValueError(f"{lst}: shapes of unknown classes {', '.join(unknown[:10])}")
+        if unknown := sorted(set(cls) - set(classes)):
+            raise ValueError(f"{lst}: shapes of unknown classes {', '.join(unknown[:10])}")
         files = [root/c/f'{sh}.txt' for c, sh in zip(cls, shapes)]
-        if missing := [f for f in files if not f.exists()]: raise FileNotFoundError(f"{len(missing)} shape files missing, e.g. {missing[0]}")
-        x = cached(dict(files=files_key(files), n=n_points, kind='modelnet_txt'), lambda: np.stack([_read_txt_shape(f, n_points) for f in files]))
+        if missing := [f for f in files if not f.exists()]:
+            raise FileNotFoundError(f"{len(missing)} shape files missing, e.g. {missing[0]}")
+        x = cached(dict(files=files_key(files), n=n_points, kind='modelnet_txt'),
+                   lambda: np.stack([_read_txt_shape(f, n_points) for f in files]))
         out[s] = ArraySet(x, [classes.index(c) for c in cls], classes, lst)
     return out
 
@@ -232,46 +256,56 @@ def _npz(name):
 def fashion_mnist_small()->dict:
     "The embedded Fashion-MNIST subset: {'train', 'test'} ArraySets of uint8 (N, 1, 28, 28)."
     z = _npz('fashion_mnist_small.npz')
-    return {s: ArraySet(z[f'x_{s}'][:, None], z[f'y_{s}'], z['classes'].tolist(), DATA_DIR/'fashion_mnist_small.npz') for s in ('train', 'test')}
+    return {s: ArraySet(z[f'x_{s}'][:, None], z[f'y_{s}'], z['classes'].tolist(), DATA_DIR/'fashion_mnist_small.npz')
+            for s in ('train', 'test')}
 
 def furniture_points()->dict:
     "The embedded furniture point clouds: {'train', 'test'} ArraySets of float32 (N, 1024, 3)."
     z = _npz('furniture_points.npz')
-    return {s: ArraySet(z[f'x_{s}'].astype(np.float32), z[f'y_{s}'], z['classes'].tolist(), DATA_DIR/'furniture_points.npz') for s in ('train', 'test')}
+    return {s: ArraySet(z[f'x_{s}'].astype(np.float32), z[f'y_{s}'], z['classes'].tolist(),
+                        DATA_DIR/'furniture_points.npz')
+            for s in ('train', 'test')}
 
 # %% ../nbs/04a_formats.ipynb #38445d73
 def dataset_format(path:str|Path, # a dataset folder
                   )->str:
-    "The format of the dataset folder `path`: 'modelnet_h5', 'modelnet_txt', 'fashion_mnist', 'imagenet100' or 'image_folder'."
+    "The format of the folder `path`: 'modelnet_h5', 'modelnet_txt', 'fashion_mnist', 'imagenet100' or 'image_folder'."
     p = Path(path)
     if not p.is_dir(): raise FileNotFoundError(f"{path}: no such folder")
     if (p/'shape_names.txt').exists(): return 'modelnet_h5'
     if list(p.glob('modelnet*_shape_names.txt')): return 'modelnet_txt'
     if list(p.glob('train-images-idx3-ubyte*')): return 'fashion_mnist'
     if not (p/'train').is_dir():
-        raise ValueError(f"{path}: not a dataset folder gridpe reads: an image folder (train/ and test/ or val/), Fashion-MNIST idx files "
-                         "(train-images-idx3-ubyte[.gz]), ModelNet HDF5 (shape_names.txt, *_files.txt) or ModelNet text (modelnet*_shape_names.txt)")
+        raise ValueError(f"{path}: not a dataset folder gridpe reads: an image folder (train/ and test/ or val/), "
+                         "Fashion-MNIST idx files "
+                         "(train-images-idx3-ubyte[.gz]), ModelNet HDF5 (shape_names.txt, *_files.txt) "
+                         "or ModelNet text (modelnet*_shape_names.txt)")
     classes = {d.name for d in (p/'train').iterdir() if d.is_dir()}
     return 'imagenet100' if len(classes) >= 100 and len(classes & set(IMAGENET100_CLASSES)) >= 90 else 'image_folder'
 
 # %% ../nbs/04a_formats.ipynb #87b39136
-def load_dataset(data:str|Path|None, # a dataset folder (any format `dataset_format` recognises), or None for the embedded dataset
+def load_dataset(data:str|Path|None, # a dataset folder (any format `dataset_format` recognises); None: the embedded one
                  task:str, # 'image' or 'points'
                  max_size:int, # the largest size the data is used at: image side or point count
                 )->dict:
-    "The dataset for `task` from `data`, format recognised, or the task's embedded one: {'train': ArraySet, 'test': ArraySet}."
+    "The dataset for `task` from `data` (format recognised) or the task's embedded one: {'train', 'test'} ArraySets."
     if task not in ('image', 'points'): raise ValueError(f"task must be 'image' or 'points', got {task!r}")
     max_size = check_int(max_size, 'max_size')
     if data is None: return fashion_mnist_small() if task == 'image' else furniture_points()
     p, fmt = Path(data), dataset_format(data)
     if fmt.startswith('modelnet') != (task == 'points'):
-        raise ValueError(f"{data}: a {fmt} folder is not " + ("a point-cloud dataset: a ModelNet HDF5 folder (shape_names.txt, *_files.txt) or text folder (modelnet*_shape_names.txt)"
-                         if task == 'points' else "an image dataset: an image folder (train/ and test/ or val/) or Fashion-MNIST idx files"))
+        raise ValueError(f"{data}: a {fmt} folder is not " + (
+            "a point-cloud dataset: a ModelNet HDF5 folder (shape_names.txt, *_files.txt) "
+            "or text folder (modelnet*_shape_names.txt)"
+            if task == 'points' else
+            "an image dataset: an image folder (train/ and test/ or val/) or Fashion-MNIST idx files"
+        ))
     if fmt in ('modelnet_h5', 'fashion_mnist'): return modelnet_h5(p) if fmt == 'modelnet_h5' else fashion_mnist(p)
     if fmt == 'modelnet_txt': return modelnet_txt(p, max_size)
     store = math.ceil(max_size / 0.875)
     if fmt == 'imagenet100': return imagenet100(p, store)
-    first = next((f for d in sorted((p/'train').iterdir()) if d.is_dir() for f in sorted(d.iterdir()) if f.suffix.lower() in IMG_EXTS), None)
+    first = next((f for d in sorted((p/'train').iterdir()) if d.is_dir() for f in sorted(d.iterdir())
+                  if f.suffix.lower() in IMG_EXTS), None)
     if first is None: raise ValueError(f"{data}: the train folder has no class folders with images")
     with Image.open(first) as im: native = min(im.size)
     return image_folder(p, native if native <= 64 else min(native, store))

@@ -1,4 +1,4 @@
-"""Image batches made on the device (DeiT's random-resized crop and flip, ThreeAugment, colour jitter, normalisation) and fastai DataLoaders of images at any training and evaluation size.
+"""Image batches augmented on the device (DeiT's crop, ThreeAugment, colour jitter) and their fastai DataLoaders.
 
 Docs: https://gridpe.github.io/gridpe/images.html.md"""
 
@@ -14,7 +14,7 @@ from torch import Tensor
 from fasttransform import ItemTransform
 from fastai.torch_core import TensorCategory
 from fastai.vision.core import TensorImage, TensorImageBW
-import fastai.vision.learner  # noqa: F401  (side effect: registers fastai's show_batch, show_results, plot_top_losses for TensorImage)
+import fastai.vision.learner  # noqa: F401  (registers fastai's show_batch, show_results, plot_top_losses for images)
 from .arrays import ArrayDataLoaders, array_dls
 
 # %% auto #0
@@ -28,7 +28,7 @@ def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
                              ratio:tuple=(3/4, 4/3), # range of crop aspect ratios
                              flip:bool=True, # also flip half of the images horizontally
                             )->torch.Tensor:
-    "DeiT-style random-resized crop and flip, drawn per image and done in one `grid_sample` on x's device: B, C, size, size."
+    "DeiT's random-resized crop and flip, drawn per image, in one `grid_sample` on x's device: B, C, size, size."
     B, dev = x.shape[0], x.device
     area = torch.empty(B, device=dev).uniform_(min_scale, 1)
     r = torch.empty(B, device=dev).uniform_(math.log(ratio[0]), math.log(ratio[1])).exp()
@@ -43,7 +43,7 @@ def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
 # %% ../nbs/04b_images.ipynb #cd9f620d
 def resize_center_crop(x:torch.Tensor, # float images: B, C, H, W
                        size:int, # output side
-                       crop_pct:float=0.875, # crop fraction: resize the shorter side to size/crop_pct first (DeiT evaluation)
+                       crop_pct:float=0.875, # crop fraction: the shorter side goes to size/crop_pct first (DeiT)
                       )->torch.Tensor:
     "Resize (antialiased) the shorter side so the crop fraction of it is `size`, then centre-crop: B, C, size, size."
     H, W = x.shape[-2:]
@@ -56,7 +56,7 @@ def resize_center_crop(x:torch.Tensor, # float images: B, C, H, W
 # %% ../nbs/04b_images.ipynb #58596fd4
 def rgb_to_gray(x:Tensor, # float images: B, C, H, W (C = 3 or 1)
                )->Tensor:
-    "Luma 0.299 R + 0.587 G + 0.114 B (PIL's, which DeiT's grayscale uses): B, 1, H, W; one channel is returned as it is."
+    "PIL's luma 0.299 R + 0.587 G + 0.114 B (DeiT's grayscale): B, 1, H, W; one channel is returned as it is."
     if x.shape[1] == 1: return x
     return (x * x.new_tensor([0.299, 0.587, 0.114]).view(1, 3, 1, 1)).sum(1, keepdim=True)
 
@@ -76,7 +76,8 @@ def gaussian_blur(x:Tensor, # float images: B, C, H, W
     B, C, H, W = x.shape
     R = min(radius, H - 1, W - 1)
     k = torch.arange(-R, R + 1, device=x.device, dtype=x.dtype)
-    w = torch.exp(-k**2 / (2 * sigma.to(x)[:, None]**2)); w = (w / w.sum(1, keepdim=True)).repeat_interleave(C, 0)   # B·C, 2R+1
+    w = torch.exp(-k**2 / (2 * sigma.to(x)[:, None]**2))                                  # B, 2R+1
+    w = (w / w.sum(1, keepdim=True)).repeat_interleave(C, 0)                              # B·C, 2R+1
     y = F.pad(x.reshape(1, B * C, H, W), (R, R, R, R), mode='reflect')
     y = F.conv2d(F.conv2d(y, w[:, None, None, :], groups=B * C), w[:, None, :, None], groups=B * C)   # along W, then H
     return y.view(B, C, H, W)
@@ -86,7 +87,7 @@ def three_augment(x:Tensor, # float images in [0, 1] after crop and flip: B, C, 
                   sigma:tuple=(0.1, 2.), # range of the blur's sigma, in pixels
                   threshold:float=0.5, # solarization threshold
                  )->Tensor:
-    "DeiT III's ThreeAugment: per image one of grayscale, solarize or Gaussian blur, chosen uniformly, on x's device: B, C, H, W."
+    "DeiT III's ThreeAugment: per image grayscale, solarize or blur, drawn uniformly, on x's device: B, C, H, W."
     B, dev = x.shape[0], x.device
     k = torch.randint(0, 3, (B, 1, 1, 1), device=dev)                                     # the branch of each image
     blur = gaussian_blur(x, torch.empty(B, device=dev).uniform_(*sigma))
@@ -99,10 +100,10 @@ def color_jitter(x:Tensor, # float images in [0, 1]: B, C, H, W
     "torchvision's ColorJitter(j, j, j) without hue, drawn per image (factors and order) on x's device: B, C, H, W."
     if j == 0: return x
     B, dev = x.shape[0], x.device
-    f = torch.empty(B, 3, device=dev).uniform_(max(0., 1 - j), 1 + j)                    # brightness, contrast, saturation
-    for o in torch.rand(B, 3, device=dev).argsort(1).T:                                  # step by step, each image's own order
+    f = torch.empty(B, 3, device=dev).uniform_(max(0., 1 - j), 1 + j)         # brightness, contrast, saturation
+    for o in torch.rand(B, 3, device=dev).argsort(1).T:                       # step by step, each image's own order
         g, o4 = rgb_to_gray(x), o.view(B, 1, 1, 1)
-        target = torch.where(o4 == 1, g.mean((2, 3), keepdim=True), g) * (o4 != 0)       # 0, mean grey or grey: B, 1, H, W
+        target = torch.where(o4 == 1, g.mean((2, 3), keepdim=True), g) * (o4 != 0)   # 0, mean grey or grey: B, 1, H, W
         fo = f.gather(1, o[:, None]).view(B, 1, 1, 1)
         x = (fo * x + (1 - fo) * target).clamp_(0, 1)
     return x
@@ -115,7 +116,7 @@ def channel_stats(x:torch.Tensor)->tuple:
 
 # %% ../nbs/04b_images.ipynb #3d0e73de
 class ImageBatchTfm(ItemTransform):
-    "Batch transform of (uint8 images, labels) to typed, normalised float images at side `size` (random-resized crop and flip if `train`); decodes to uint8."
+    "Batch transform of (uint8 images, labels) to typed, normalised float images at side `size`; decodes to uint8."
     order, parameters, three_augment, color_jitter = 10, ('mean', 'std'), False, 0.
     def __init__(self, size:int, # output side
                  mean:Tensor, std:Tensor, # per-channel statistics of the training images, in [0, 1]
@@ -125,15 +126,18 @@ class ImageBatchTfm(ItemTransform):
                  three_augment:bool=False, # DeiT III's ThreeAugment after crop and flip (training)
                  color_jitter:float=0., # colour jitter strength, after ThreeAugment (training)
                 ):
-        self.size, self.train, self.min_scale, self.crop_pct, self.three_augment, self.color_jitter = size, train, min_scale, crop_pct, three_augment, color_jitter
+        self.size, self.train, self.min_scale, self.crop_pct = size, train, min_scale, crop_pct
+        self.three_augment, self.color_jitter = three_augment, color_jitter
         self.mean, self.std = torch.as_tensor(mean).view(-1, 1, 1), torch.as_tensor(std).view(-1, 1, 1)
     def encodes(self, b): # (images B, C, H, W, labels B,) or (images,)
         x = b[0].as_subclass(Tensor).float().div(255)
-        x = random_resized_crop_flip(x, self.size, self.min_scale) if self.train else resize_center_crop(x, self.size, self.crop_pct)
+        if self.train: x = random_resized_crop_flip(x, self.size, self.min_scale)
+        else: x = resize_center_crop(x, self.size, self.crop_pct)
         if self.train and self.three_augment: x = three_augment(x)
         if self.train and self.color_jitter: x = color_jitter(x, self.color_jitter)
         x = x.sub_(self.mean.to(x.device)).div_(self.std.to(x.device))
-        return (x.as_subclass(TensorImageBW if x.shape[1] == 1 else TensorImage), *(y.as_subclass(TensorCategory) for y in b[1:]))
+        x = x.as_subclass(TensorImageBW if x.shape[1] == 1 else TensorImage)
+        return (x, *(y.as_subclass(TensorCategory) for y in b[1:]))
     def decodes(self, b):
         x = b[0].as_subclass(Tensor) * self.std.to(b[0].device) + self.mean.to(b[0].device)
         return (x.mul_(255).round_().clamp_(0, 255).to(torch.uint8).as_subclass(type(b[0])), *b[1:])
@@ -158,7 +162,8 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
     min_scale = (0.35 if stored <= 64 else 0.08) if min_scale is None else min_scale
     crop_pct = (1.0 if stored <= 64 else 0.875) if crop_pct is None else crop_pct
     mean, std = channel_stats(tr.x)
-    dls = array_dls(data, lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct, three_augment, color_jitter), size, eval_sizes, bs, eval_bs, device,
+    tfm = lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct, three_augment, color_jitter)
+    dls = array_dls(data, tfm, size, eval_sizes, bs, eval_bs, device,
                     repeats=check_int(repeated_aug, 'repeated_aug'))
     dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)
     return dls

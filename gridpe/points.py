@@ -1,4 +1,4 @@
-"""Point-cloud batches made on the device (sampling to N points, PCT's augmentation), fastai DataLoaders of point clouds at any point count, and fastai's show functions for them in 3-D.
+"""Point-cloud batches on the device (sampling, PCT's augmentation), their fastai DataLoaders and 3-D plots.
 
 Docs: https://gridpe.github.io/gridpe/points.html.md"""
 
@@ -39,7 +39,8 @@ PointSampling = str_enum('PointSampling', 'first', 'random', 'fps')
 def _sampling(method:str, name:str='sampling method')->PointSampling:
     "`method` as a `PointSampling`, or a ValueError that lists the methods."
     *rest, last = (repr(str(o)) for o in PointSampling)
-    if method not in list(PointSampling): raise ValueError(f"unknown {name} {method!r}: choose {', '.join(rest)} or {last}")
+    if method not in list(PointSampling):
+        raise ValueError(f"unknown {name} {method!r}: choose {', '.join(rest)} or {last}")
     return PointSampling(method)
 
 # %% ../nbs/04c_points.ipynb #56c6e0c8
@@ -67,7 +68,7 @@ def augment_points(x:torch.Tensor, # points: B, N, 3
 
 # %% ../nbs/04c_points.ipynb #f0c361f7
 class PointBatchTfm(ItemTransform):
-    "Batch transform of (point clouds, labels): reduce each shape to `n` points by `method`, PCT's augmentation if `augment`, typed."
+    "Batch transform of (point clouds, labels): each shape to `n` points by `method`, PCT's augmentation if `augment`."
     order = 10
     def __init__(self, n:int, # points to keep
                  method:PointSampling='first', # 'first', 'random' or 'fps' (sample_points)
@@ -75,7 +76,8 @@ class PointBatchTfm(ItemTransform):
                 ): self.n, self.method, self.augment = n, method, augment
     def encodes(self, b): # (points B, P, 3, labels B,) or (points,)
         x = sample_points(b[0].as_subclass(Tensor), self.n, self.method)
-        return ((augment_points(x) if self.augment else x).as_subclass(TensorPointCloud), *(y.as_subclass(TensorCategory) for y in b[1:]))
+        x = (augment_points(x) if self.augment else x).as_subclass(TensorPointCloud)
+        return (x, *(y.as_subclass(TensorCategory) for y in b[1:]))
 
 # %% ../nbs/04c_points.ipynb #b64aeed7
 def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 points (N, P, 3)
@@ -93,8 +95,10 @@ def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 poin
     sample, eval_sample = _sampling(sample, 'sample'), _sampling(eval_sample, 'eval_sample')
     P = min(tr.x.shape[1], te.x.shape[1])
     for n in [n_points, *eval_points]:
-        if check_int(n, 'point count') > P: raise ValueError(f"asked for {n} points but the shapes have {P}: use at most {P}")
-    dls = array_dls(data, lambda n, train: PointBatchTfm(n, sample if train else eval_sample, augment and train), n_points, eval_points, bs, eval_bs, device)
+        if check_int(n, 'point count') > P:
+            raise ValueError(f"asked for {n} points but the shapes have {P}: use at most {P}")
+    tfm = lambda n, train: PointBatchTfm(n, sample if train else eval_sample, augment and train)
+    dls = array_dls(data, tfm, n_points, eval_points, bs, eval_bs, device)
     dls.size = dls.n_points = n_points
     return dls
 
@@ -123,7 +127,8 @@ def show_batch(x:TensorPointCloud, # the batch's points
               ):
     "fastai's `show_batch` for point clouds: each shape in 3-D, titled with its class."
     if ctxs is None: ctxs = get_grid3d(min(len(samples), max_n), nrows, ncols, figsize)
-    for i in range(len(samples[0])): ctxs = [o.show(ctx=c, **kwargs) for o, c, _ in zip(samples.itemgot(i), ctxs, range(max_n))]
+    for i in range(len(samples[0])):
+        ctxs = [o.show(ctx=c, **kwargs) for o, c, _ in zip(samples.itemgot(i), ctxs, range(max_n))]
     return ctxs
 
 # %% ../nbs/04c_points.ipynb #1341b685
@@ -137,10 +142,11 @@ def show_results(x:TensorPointCloud, # the batch's points
                  nrows=None, ncols=None, figsize=None, # the grid (get_grid3d)
                  **kwargs, # passed to TensorPointCloud.show (up, s, cmap)
                 ):
-    "fastai's `show_results` for point clouds: each shape titled with its class and, green if right and red if wrong, the prediction."
+    "fastai's `show_results` for point clouds: each shape titled with class and prediction (green: right, red: wrong)."
     if ctxs is None: ctxs = get_grid3d(min(len(samples), max_n), nrows, ncols, figsize)
     for i in range(2): ctxs = [o.show(ctx=c, **kwargs) for o, c, _ in zip(samples.itemgot(i), ctxs, range(max_n))]
-    return [r.show(ctx=c, color='green' if t == r else 'red', **kwargs) for t, r, c, _ in zip(samples.itemgot(1), outs.itemgot(0), ctxs, range(max_n))]
+    return [r.show(ctx=c, color='green' if t == r else 'red', **kwargs)
+            for t, r, c, _ in zip(samples.itemgot(1), outs.itemgot(0), ctxs, range(max_n))]
 
 # %% ../nbs/04c_points.ipynb #fe96a1ce
 @dispatch
