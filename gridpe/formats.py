@@ -259,6 +259,7 @@ def fashion_mnist_small()->dict:
     return {s: ArraySet(z[f'x_{s}'][:, None], z[f'y_{s}'], z['classes'].tolist(), DATA_DIR/'fashion_mnist_small.npz')
             for s in ('train', 'test')}
 
+# %% ../nbs/04a_formats.ipynb #e6cabd3e
 def furniture_points()->dict:
     "The embedded furniture point clouds: {'train', 'test'} ArraySets of float32 (N, 1024, 3)."
     z = _npz('furniture_points.npz')
