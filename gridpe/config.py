@@ -14,7 +14,9 @@ from typing import Callable
 import torch
 from .checks import check_int, check_positive
 from .rope import PE_KINDS
-from .data import load_dataset, image_dls, point_dls
+from .formats import load_dataset
+from .images import image_dls
+from .points import point_dls
 from .vit import ARCHS
 from .pct import PCT_ARCHS
 from .learner import vit_learner, pct_learner
@@ -250,7 +252,7 @@ def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate
 
 # %% ../nbs/08_config.ipynb #c28f130a
 def load_data(cfg:Config)->dict:
-    "The dataset of `cfg`: `cfg.data` in any format `gridpe.data.load_dataset` recognises, or the task's embedded one."
+    "The dataset of `cfg`: `cfg.data` in any format `gridpe.formats.load_dataset` recognises, or the task's embedded one."
     folder = None if cfg.data is None else os.path.abspath(os.path.expanduser(cfg.data))   # as given in config.json
     return TASKS[cfg.task].load(folder, max_size=max([cfg.size, *cfg.eval_sizes]))
 

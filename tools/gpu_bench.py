@@ -11,7 +11,9 @@ run it with PYTHONPATH pointing at two versions of the package, in one call on o
 import argparse, json, time
 import torch
 from fastai.callback.core import Callback
-from gridpe.data import fashion_mnist, image_dls, ArraySet
+from gridpe.formats import fashion_mnist
+from gridpe.images import image_dls
+from gridpe.arrays import ArraySet
 from gridpe.learner import vit_learner
 
 class TrainTimer(Callback):

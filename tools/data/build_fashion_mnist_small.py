@@ -8,7 +8,7 @@ A stratified random subset (500 train and 100 test images per class by default),
 import argparse
 from pathlib import Path
 import numpy as np
-from gridpe.data import read_idx, FASHION_MNIST_CLASSES
+from gridpe.formats import read_idx, FASHION_MNIST_CLASSES
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
