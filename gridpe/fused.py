@@ -11,6 +11,7 @@ __all__ = ['rope_qkv_op', 'rope_qkv_bwd_op', 'COMPILED_PATH', 'check_rope_qkv', 
 # %% ../nbs/02a_fused.ipynb #f002
 import functools
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 from .rope import rotate_pairs
 try:
@@ -34,12 +35,12 @@ def rope_qkv_eager(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens
                    sin:Tensor, # sines, same shape
                    n_prefix:int=0, # leading tokens (CLS, registers) copied unrotated
                    n_rot:int=2, # slots s < n_rot (q, k) are rotated, the others (v) copied
-                  )->Tensor: # S, B, H, N, D in x's dtype, in memory S, B, N, H, D
+                  )->Tensor: # S, B, H, N, D in x's dtype: a view of a B, N, S, H, D tensor
     "`rope_qkv` in plain torch: `rotate_pairs` (eq. rotary, in at least float32) on the spatial tokens of slots < `n_rot`."
     check_rope_qkv(x, cos, sin, n_prefix, n_rot)
-    t = x.permute(2, 0, 1, 3, 4)                                              # S, B, N, H, D
-    rot = rotate_pairs(t[:n_rot, :, n_prefix:], cos.transpose(1, 2), sin.transpose(1, 2))   # table as 1|B, N - n_prefix, H, P
-    return torch.cat([torch.cat([t[:n_rot, :, :n_prefix], rot], 2), t[n_rot:]], 0).contiguous().transpose(2, 3)
+    rot = (torch.arange(x.shape[2], device=x.device) < n_rot)[:, None, None]                # S, 1, 1: slots rotated
+    ext = lambda t, v: torch.where(rot, F.pad(t, (0, 0, n_prefix, 0), value=v).transpose(1, 2)[:, :, None], v)   # 1|B, N, S, H, P
+    return rotate_pairs(x, ext(cos, 1.), ext(sin, 0.)).permute(2, 0, 3, 1, 4)
 
 # %% ../nbs/02a_fused.ipynb #f014
 def table_grads(g:Tensor, # output gradient of the rotated part: n_rot, B, H, N - n_prefix, D
@@ -132,18 +133,23 @@ def _spec(a)->tuple|int:
     if isinstance(a, Tensor): return a.dtype, a.data_ptr() % 16 == 0
     return (a == 1) + 2*(a % 16 == 0) + 4*(not -2**31 <= a < 2**31)
 
+def _hooks()->tuple:
+    "Triton's launch enter and exit hooks, None where none is set (an empty hook chain costs a Python call per launch)."
+    r = _knobs.runtime
+    return tuple(None if h is None or getattr(h, 'calls', True) == [] else h for h in (r.launch_enter_hook, r.launch_exit_hook))
+
 def _launch(kernel, grid:tuple, args:tuple, consts:tuple, num_warps:int, device:torch.device):
     "Launch `kernel` on `grid` with the runtime `args` and then the constexprs `consts` (both in the kernel's order)."
     fast = device.type == 'cuda' and _knobs is not None and None not in _compiled
     if fast:
         if device.index != torch.cuda.current_device():
             with torch.cuda.device(device.index): return _launch(kernel, grid, args, consts, num_warps, device)
-        key = (kernel, device.index, num_warps, consts, *map(_spec, args))
+        key = (id(kernel), device.index, num_warps, consts, *map(_spec, args))
         k = _compiled.get(key)
         if k is not None:
-            stream, enter = torch._C._cuda_getCurrentRawStream(device.index), _knobs.runtime.launch_enter_hook
+            stream, enter, leave = torch._C._cuda_getCurrentRawStream(device.index), *_hooks()
             meta = None if enter is None else k.launch_metadata(grid, stream, *args, *consts)
-            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, _knobs.runtime.launch_exit_hook, *args, *consts)
+            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *args, *consts)
             except TypeError: _compiled.clear(); _compiled[None] = k       # a launcher of another signature: Triton's path from now on
     k = kernel[grid](*args, **dict(zip(kernel.arg_names[len(args):], consts)), num_warps=num_warps)
     if fast: _compiled[key] = k
@@ -292,6 +298,8 @@ class RopeQKV(torch.autograd.Function):
 # %% ../nbs/02a_fused.ipynb #f039
 COMPILED_PATH = 'torch'                                                # inside torch.compile: 'torch' (eager function) or 'kernel' (Triton op)
 
+_apply = super(torch.autograd.Function, RopeQKV).apply
+
 def _f32(t:Tensor)->Tensor: return t if t.dtype == torch.float32 and t.is_contiguous() else t.float().contiguous()
 
 def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view(B, N, 3, H, D)), any strides
@@ -306,4 +314,5 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
         if COMPILED_PATH == 'kernel' and use_kernel(x): return rope_qkv_op(x, _f32(cos), _f32(sin), n_prefix, n_rot)
         return rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     if not use_kernel(x): return rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
-    return RopeQKV.apply(x, _f32(cos), _f32(sin), n_prefix, n_rot)
+    apply = RopeQKV.apply if torch._C._are_functorch_transforms_active() else _apply    # _apply: without Function.apply's Python wrapper
+    return apply(x, _f32(cos), _f32(sin), n_prefix, n_rot)

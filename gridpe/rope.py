@@ -35,11 +35,11 @@ def rotate_pairs(x:Tensor, # queries or keys: …, D (e.g. B, H, N, D)
                  sin:Tensor, # sines of the angles, same shape
                 )->Tensor:
     "Rotate the first P interleaved channel pairs of `x` given the angles' cos and sin (eq. rotary), in at least float32: the eager rotation behind `apply_rope` and `gridpe.fused.rope_qkv`."
-    P, dt = cos.shape[-1], torch.promote_types(x.dtype, torch.float32)
-    xf, c, s = x.to(dt), cos.to(dt), sin.to(dt)
-    x1, x2 = xf[..., 0:2*P:2], xf[..., 1:2*P:2]                                 # …, P
-    rot = torch.stack([x1*c - x2*s, x1*s + x2*c], -1).flatten(-2)              # …, 2P
-    return torch.cat([rot, xf[..., 2*P:]], -1).to(x.dtype)
+    P, D, dt = cos.shape[-1], x.shape[-1], torch.promote_types(x.dtype, torch.float32)
+    c, s, xf = cos.to(dt), sin.to(dt), x.to(dt)
+    if 2*P < D: c, s = F.pad(c, (0, D//2 - P), value=1.), F.pad(s, (0, D//2 - P))     # pairs beyond P: the identity
+    swap = torch.stack([-xf[..., 1::2], xf[..., 0::2]], -1).flatten(-2)                 # (-x₂, x₁) of every pair
+    return (xf * c.repeat_interleave(2, -1) + swap * s.repeat_interleave(2, -1)).to(x.dtype)
 
 # %% ../nbs/02_rope.ipynb #65707ce3
 def apply_rope(x:Tensor, # queries or keys: B, H, N, D
