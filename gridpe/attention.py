@@ -11,24 +11,11 @@ import pandas as pd
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
-from .rope import RotaryTable, rotate_pairs, check_theta
+from .rope import RotaryTable
 from .fused import rope_qkv
 
 # %% auto #0
-__all__ = ['rope_qk', 'Attention', 'attention_distance', 'attention_entropy', 'AttentionRecorder', 'record_attention']
-
-# %% ../nbs/03_attention.ipynb #fff7f116
-def rope_qk(q:Tensor, # queries: B, H, N, D
-            k:Tensor, # keys: B, H, N, D
-            table:RotaryTable|Tensor|None, # rotary table of the N - n_prefix spatial tokens, or their angles (B or 1, H, N - n_prefix, P), or None
-            n_prefix:int=0, # leading tokens (CLS) left unrotated
-           )->tuple[Tensor, Tensor]:
-    "Rotate q and k of the tokens after the first `n_prefix` by a rotary table (or angles, whose table is computed once for both)."
-    if table is None: return q, k
-    c, s = table if isinstance(table, RotaryTable) else RotaryTable.from_angles(table)
-    check_theta(q[:, :, n_prefix:], c)
-    rot = lambda t: torch.cat([t[:, :, :n_prefix], rotate_pairs(t[:, :, n_prefix:], c, s)], 2)
-    return rot(q), rot(k)
+__all__ = ['Attention', 'attention_distance', 'attention_entropy', 'AttentionRecorder', 'record_attention']
 
 # %% ../nbs/03_attention.ipynb #f556ea34
 class Attention(nn.Module):

@@ -30,16 +30,16 @@ def check_theta(x:Tensor, theta:Tensor):
                                 f"theta must broadcast to {tuple(x.shape[:-1])} + (P,) with P <= {D//2}")
 
 # %% ../nbs/02_rope.ipynb #45d9a8b7
-def rotate_pairs(x:Tensor, # queries or keys: B, H, N, D
-                 cos:Tensor, # cosines of the angles, broadcastable to B, H, N, P
+def rotate_pairs(x:Tensor, # queries or keys: …, D (e.g. B, H, N, D)
+                 cos:Tensor, # cosines of the angles, broadcastable to …, P with P <= D/2
                  sin:Tensor, # sines of the angles, same shape
                 )->Tensor:
-    "Rotate the first P interleaved channel pairs of `x` given the angles' cos and sin (eq. rotary), in at least float32."
-    P, dt = cos.shape[-1], torch.promote_types(x.dtype, torch.float32)
-    xf, c, s = x.to(dt), cos.to(dt), sin.to(dt)
-    x1, x2 = xf[..., 0:2*P:2], xf[..., 1:2*P:2]                                 # B, H, N, P
-    rot = torch.stack([x1*c - x2*s, x1*s + x2*c], -1).flatten(-2)              # B, H, N, 2P
-    return torch.cat([rot, xf[..., 2*P:]], -1).to(x.dtype)
+    "Rotate the first P interleaved channel pairs of `x` given the angles' cos and sin (eq. rotary), in at least float32: the eager rotation behind `apply_rope` and `gridpe.fused.rope_qkv`."
+    P, D, dt = cos.shape[-1], x.shape[-1], torch.promote_types(x.dtype, torch.float32)
+    c, s, xf = cos.to(dt), sin.to(dt), x.to(dt)
+    if 2*P < D: c, s = F.pad(c, (0, D//2 - P), value=1.), F.pad(s, (0, D//2 - P))     # pairs beyond P: the identity
+    swap = torch.stack([-xf[..., 1::2], xf[..., 0::2]], -1).flatten(-2)                 # (-x₂, x₁) of every pair
+    return (xf * c.repeat_interleave(2, -1) + swap * s.repeat_interleave(2, -1)).to(x.dtype)
 
 # %% ../nbs/02_rope.ipynb #65707ce3
 def apply_rope(x:Tensor, # queries or keys: B, H, N, D
@@ -59,10 +59,10 @@ class RotaryTable(NamedTuple):
     @classmethod
     def from_angles(cls, theta:Tensor, # angles θ: (1|B, H, N, P)
                    )->RotaryTable:
-        "The table of `theta`, with autocast off, in at least float32; differentiable in `theta`."
+        "The table of `theta`, with autocast off, in at least float32, contiguous; differentiable in `theta`."
         with torch.autocast(theta.device.type, enabled=False):
             th = theta.to(torch.promote_types(theta.dtype, torch.float32))
-            return cls(th.cos(), th.sin())
+            return cls(th.cos().contiguous(), th.sin().contiguous())        # as `rope_qkv` reads it: no conversion per block
 
     def blocks(self, n:int, # blocks of the model
               )->list[RotaryTable]:

@@ -2,8 +2,8 @@
 """Throughput on a GPU: the image DataLoader alone, a training step on a batch already on the GPU (no data), and full
 fastai training epochs with the data (bf16). A training epoch slower than the model alone would run means the data stalls.
 
-Usage: python tools/gpu_bench.py --data FASHION_MNIST_IDX_DIR --out results.json [--size 32] [--bs 512]
-       python tools/gpu_bench.py --synthetic 50000 --out results.json   # random CIFAR-shaped uint8 images (3×32×32, 10 classes)
+Usage: python tools/gpu/gpu_bench.py --data FASHION_MNIST_IDX_DIR --out results.json [--size 32] [--bs 512]
+       python tools/gpu/gpu_bench.py --synthetic 50000 --out results.json   # random CIFAR-shaped uint8 images (3×32×32, 10 classes)
 
 Throughput does not depend on the pixels, so `--synthetic` measures the same data path without carrying a dataset;
 run it with PYTHONPATH pointing at two versions of the package, in one call on one card, to compare them.

@@ -5,7 +5,7 @@ mixup/cutmix, ThreeAugment, colour jitter, bf16) and PCT on 512 points (batch 32
 unit-sphere point clouds: throughput does not depend on the values. Each configuration is fitted twice, in the order
 A B A B, and reports samples/s per training epoch (the first epoch includes warm-up) and the mean time of `opt.step()`.
 
-Usage (GPU): python tools/gpu_bench_optim.py --out results.json
+Usage (GPU): python tools/gpu/gpu_bench_optim.py --out results.json
 """
 import argparse, json, time
 from functools import partial
@@ -15,7 +15,7 @@ from fastai.optimizer import Adam, SGD
 from fastcore.basics import noop
 from gridpe.compare import resolve, TASKS, call_kwargs, model_kwargs
 from gridpe.learner import ForeachAdam, ForeachSGD
-from gpu_bench import TrainTimer, random_images, random_clouds   # tools/ is on sys.path when run as a script
+from gpu_bench import TrainTimer, random_images, random_clouds   # tools/gpu/ is on sys.path when run as a script
 
 class Timer(TrainTimer):
     "`TrainTimer`'s samples/s of each training epoch, and the seconds of each optimiser step (synchronised)."

@@ -5,12 +5,12 @@ step (bf16, SGD) alternating A B A B, and N processes training the `--paper` rec
 them share the GPU), each on 2,048 random unit-sphere clouds for 3 epochs, reporting shapes/s of each training epoch. The file records
 whether an MPS daemon process was running: without one the processes time-slice.
 
-Usage (GPU): python tools/gpu_bench_pct.py --out results.json [--procs 8]
+Usage (GPU): python tools/gpu/gpu_bench_pct.py --out results.json [--procs 8]
 """
 import argparse, glob, json, os, subprocess, sys, time
 import torch, torch.nn.functional as F
 import gridpe.pct as P
-from gpu_bench import timeit, random_clouds   # tools/ is on sys.path when run as a script
+from gpu_bench import timeit, random_clouds   # tools/gpu/ is on sys.path when run as a script
 from gpu_bench_optim import bench
 
 CHANNEL_LAST = P.LocalOp.forward
@@ -35,7 +35,7 @@ if __name__ == '__main__':
     a = ap.parse_args()
     if a.worker: worker(a.worker); sys.exit()
     mps = mps_running()
-    res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, date=time.strftime('%Y-%m-%d'), source='tools/gpu_bench_pct.py',
+    res = dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, date=time.strftime('%Y-%m-%d'), source='tools/gpu/gpu_bench_pct.py',
                gpus=torch.cuda.device_count(), cpus=os.cpu_count(), mps=mps, localop_ms={}, step_ms={}, procs={})
     for M, ci, co in ((32 * 512, 128, 128), (32 * 256, 256, 256)):                      # PCT's two stages at 512 points
         op, g = P.LocalOp(ci, co).cuda(), torch.randn(32, M // 32, 32, ci, device='cuda', requires_grad=True)

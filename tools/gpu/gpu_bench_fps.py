@@ -3,13 +3,13 @@
 512 points, batch 32, ForeachSGD), alternating A B A B in one process on random unit-sphere clouds of ModelNet's shape;
 plus the time of one sampling call (256 of 512 points, 32 shapes) each way, and the kernel checked against the loop.
 
-Usage (GPU): python tools/gpu_bench_fps.py --out results.json
+Usage (GPU): python tools/gpu/gpu_bench_fps.py --out results.json
 """
 import argparse, json
 import torch
 import gridpe.geometry as geo
 from gridpe.compare import resolve
-from gpu_bench import timeit, random_clouds        # tools/ is on sys.path when run as a script
+from gpu_bench import timeit, random_clouds        # tools/gpu/ is on sys.path when run as a script
 from gpu_bench_optim import bench
 
 if __name__ == '__main__':
