@@ -8,7 +8,7 @@ Usage (GPU): python tools/gpu/gpu_bench_fps.py --out results.json
 import argparse, json
 import torch
 import gridpe.geometry as geo
-from gridpe.compare import resolve
+from gridpe.config import resolve
 from gpu_bench import timeit, random_clouds        # tools/gpu/ is on sys.path when run as a script
 from gpu_bench_optim import bench
 
