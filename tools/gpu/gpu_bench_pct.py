@@ -18,7 +18,7 @@ LAYOUTS = {'conv': P.local_op_reference, 'channel_last': CHANNEL_LAST}
 
 def worker(layout):
     "One process of the N: the --paper recipe for 3 epochs; prints its shapes/s per epoch."
-    from gridpe.compare import resolve
+    from gridpe.config import resolve
     P.LocalOp.forward = LAYOUTS[layout]; g = torch.Generator().manual_seed(0)
     print(json.dumps(bench('points', resolve('points', paper=True, eval_sizes=[512]), {'train': random_clouds(2048, g), 'test': random_clouds(512, g)}, 'gridpe', None, 3)))
 

@@ -29,7 +29,7 @@ nvidia-smi -L; date -u
 # MPS lets the processes of one GPU run kernels at once; restarted on each start (once, resumed runs died silently at
 # start right after the previous processes had been killed: a stale MPS server is one suspect)
 echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
-python3 -c "from gridpe.compare import resolve, load_data; load_data(resolve('image', paper=True, data='.data/cifar10', size=32, eval_sizes=[16, 64]))"  # fills the cache once
+python3 -c "from gridpe.config import resolve, load_data; load_data(resolve('image', paper=True, data='.data/cifar10', size=32, eval_sizes=[16, 64]))"  # fills the cache once
 mkdir -p $R/logs
 if [ $MODE = main ]; then EP="--epochs 50"; else EP="--epochs 10 --warmup-epochs 1"; fi
 SEEDS=${SEEDS:-0 1}; [ $MODE = main ] && SEEDS=${MAIN_SEEDS:-0 1 2}
