@@ -27,7 +27,7 @@ __all__ = ['NOT_IDENTITY', 'TASKS', 'Config', 'Task', 'CompareError', 'parse_dic
            'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
-NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention')   # settings that do not change a run's numbers
+NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention', 'margin')   # settings that do not change a run's numbers
 
 @dataclass
 class Config:
@@ -72,6 +72,7 @@ class Config:
     quiet:bool=False # print nothing but errors (for scripts)
     resume:bool=True # save each run's state after every epoch (out/checkpoints, removed when the run is done) and continue a cut run from its last epoch
     attention:bool=False # ViTs: also record mean attention distance and entropy per block and head at every size (out/attention/<kind>_seed<seed>.csv), for runs it trains
+    margin:float=1. # equivalence margin of the verdicts in points: two kinds within ±margin (by TOST) are 'equivalent'
 
     def identity(self)->dict:
         "The settings that change a run's numbers: all but NOT_IDENTITY."

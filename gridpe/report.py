@@ -11,12 +11,13 @@ import pandas as pd
 import matplotlib.pyplot as plt
 from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
+from .stats import pairwise
 from .learner import plot_sizes
 from .files import atomic_file
 from .config import Config
 
 # %% auto #0
-__all__ = ['say', 'summary', 'report']
+__all__ = ['say', 'summary', 'verdicts', 'report']
 
 # %% ../nbs/08b_report.ipynb #963f5b90
 def say(cfg:Config, msg:str):
@@ -39,6 +40,17 @@ def summary(res:pd.DataFrame, # results rows (read_results, or a results.csv rea
     order = [k for k in PE_KINDS if k in t.columns] + [k for k in r[by].unique() if k not in PE_KINDS]   # kinds first, then in order of appearance
     return t[order].rename_axis(columns=f'{by} ({checkpoint})')
 
+# %% ../nbs/08b_report.ipynb #9b4d4605
+def verdicts(res:pd.DataFrame, # results rows with two or more seeds per kind
+             margin:float=1., # equivalence margin in points
+             checkpoint:str='last', # the checkpoint compared
+             by:str='pe', # the column naming the arms
+            )->pd.DataFrame:
+    "Per size and pair of kinds: difference in points, 95% Welch interval, Holm-adjusted p and the verdict."
+    t = pairwise(res, by=by, checkpoint=checkpoint, margin=margin)
+    t = t.assign(pair=t.a + ' − ' + t.b, ci=[f'[{lo:+.1f}, {hi:+.1f}]' for lo, hi in zip(t.lo, t.hi)])
+    return t.set_index(['size', 'pair'])[['diff', 'ci', 'p_holm', 'p_eq_holm', 'verdict']].round(3)
+
 # %% ../nbs/08b_report.ipynb #eaab630b
 def report(cfg:Config, # the job's settings
            res:pd.DataFrame, # the folder's finished rows (merge_results)
@@ -57,5 +69,12 @@ def report(cfg:Config, # the job's settings
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
         ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
         msg += f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n"
-    say(cfg, msg + f"\nwrote {out/'results.csv'}, {out/'results.png'}, {out/'config.json'}")
+    wrote = [out/'results.csv', out/'results.png', out/'config.json']
+    if res.groupby('pe').seed.nunique().min() >= 2 and res.pe.nunique() > 1:
+        v = verdicts(res, cfg.margin)
+        with atomic_file(out/'verdicts.csv') as f: v.to_csv(f)
+        msg += (f"\ndifferences of top-1 (points), last epoch: 95% Welch interval, p after Holm's correction, verdict "
+                f"(equivalent: within ±{cfg.margin:g} by TOST):\n{v.drop(columns='p_eq_holm').to_string()}\n")
+        wrote.insert(2, out/'verdicts.csv')
+    say(cfg, msg + f"\nwrote {', '.join(map(str, wrote))}")
     return table
