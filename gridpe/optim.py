@@ -15,35 +15,39 @@ __all__ = ['no_weight_decay_names', 'no_decay_names', 'split_no_decay', 'no_deca
            'ForeachSGD']
 
 # %% ../nbs/07_optim.ipynb #0237bff9
-def no_weight_decay_names(model:nn.Module)->set[str]:
-    "Full names of the parameters that `model` or any module in it lists in its `no_weight_decay()` (timm's convention)."
+def no_weight_decay_names(model:nn.Module, # the model
+                         )->set[str]:
+    "Full names of the parameters that `model` or any module in it lists in its `no_weight_decay()`."
     return {f'{pre}.{n}' if pre else n for pre, m in model.named_modules()
             if callable(getattr(m, 'no_weight_decay', None)) for n in m.no_weight_decay()}
 
 # %% ../nbs/07_optim.ipynb #a354c658
-def _bare(model:nn.Module)->nn.Module: return getattr(model, 'module', model)   # the model inside a DistributedDataParallel wrapper
+def _bare(model:nn.Module)->nn.Module: return getattr(model, 'module', model)   # the model inside a DDP wrapper
 
 def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
                   )->set:
-    "Full names of the parameters kept out of weight decay: `no_weight_decay()` names (else `pe.*` and the CLS token) and every 1-D parameter."
+    "Full names of the parameters kept out of weight decay (see above)."
     m = _bare(model)
     names = no_weight_decay_names(m)
-    if not callable(getattr(m, 'no_weight_decay', None)): names |= {n for n, _ in m.named_parameters() if n.startswith('pe.') or n.endswith('cls_token')}
+    if not callable(getattr(m, 'no_weight_decay', None)):
+        names |= {n for n, _ in m.named_parameters() if n.startswith('pe.') or n.endswith('cls_token')}
     return names | {n for n, p in m.named_parameters() if p.ndim <= 1}
 
 # %% ../nbs/07_optim.ipynb #d13bd788
-def split_no_decay(model:nn.Module)->tuple[list, list]:
-    "Split trainable parameters into (decayed, not decayed): those named by `no_weight_decay()`, biases, norms and other 1-D parameters go undecayed."
-    names, decay, no_decay = no_weight_decay_names(model), [], []
-    for n, p in model.named_parameters():
-        if p.requires_grad: (no_decay if n in names or p.ndim <= 1 else decay).append(p)
+def split_no_decay(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
+                  )->tuple[list, list]:
+    "Trainable parameters split into (decayed, not decayed) by `no_decay_names`."
+    m = _bare(model)
+    names, decay, no_decay = no_decay_names(m), [], []
+    for n, p in m.named_parameters():
+        if p.requires_grad: (no_decay if n in names else decay).append(p)
     return decay, no_decay
 
 # %% ../nbs/07_optim.ipynb #622e854f
 def no_decay_param_groups(model:nn.Module, # the model to optimise
                           weight_decay:float, # weight decay of the decayed group
                          )->list[dict]:
-    "Optimiser parameter groups with `no_weight_decay()` parameters (and 1-D parameters) out of weight decay."
+    "Torch optimiser groups: the decayed parameters with `weight_decay`, the others (`no_decay_names`) with 0."
     decay, no_decay = split_no_decay(model)
     return [dict(params=decay, weight_decay=weight_decay), dict(params=no_decay, weight_decay=0.)]
 
