@@ -6,7 +6,8 @@ Docs: https://gridpe.github.io/gridpe/callbacks.html.md"""
 
 # %% ../nbs/07a_callbacks.ipynb #151ce291
 from __future__ import annotations
-import os
+from .files import atomic_file
+from .optim import _bare
 from pathlib import Path
 import torch
 from torch import nn
@@ -16,7 +17,6 @@ from fastai.callback.tracker import TrackerCallback
 from fastai.callback.progress import CSVLogger
 from fastai.callback.mixup import MixHandler, MixUp, CutMix
 from fastai.torch_core import rank_distrib
-from .optim import _bare
 
 # %% auto #0
 __all__ = ['MixUpCutMix', 'KeepBest', 'EpochCheckpoint', 'load_checkpoint', 'HistoryCSV']
@@ -64,8 +64,8 @@ class EpochCheckpoint(Callback):
         kb = self.kb if self.kb is not None and self.kb.state is not None else None
         ck = dict(model=_bare(self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
                   epoch=self.epoch, best=None if kb is None else (kb.best, kb.best_epoch, kb.state))
-        self.fname.parent.mkdir(parents=True, exist_ok=True); tmp = self.fname.with_name(self.fname.name + '.tmp')
-        torch.save(ck, tmp); os.replace(tmp, self.fname)
+        self.fname.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_file(self.fname, 'wb') as f: torch.save(ck, f)
 
 # %% ../nbs/07a_callbacks.ipynb #4f7b85b2
 def load_checkpoint(learn:Learner, # the run's Learner (the same model and optimiser as the saved run)
@@ -92,6 +92,7 @@ class HistoryCSV(CSVLogger):
         f, k = self.path/self.fname, getattr(self.learn, 'first_epoch', 0)
         rows = f.read_text().splitlines()[1:] if k and f.exists() else []
         keep = [r for r in rows if r.split(',')[0].isdigit() and int(r.split(',')[0]) < k]
-        f.parent.mkdir(parents=True, exist_ok=True); self.file = f.open('w')
-        self.file.write('\n'.join([','.join(self.recorder.metric_names)] + keep) + '\n')
+        f.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_file(f) as o: o.write('\n'.join([','.join(self.recorder.metric_names)] + keep) + '\n')
+        self.file = f.open('a')
         self.old_logger, self.learn.logger = self.logger, self._write_line
