@@ -1,4 +1,4 @@
-"""fastai callbacks for the training runs: DeiT's mixup-or-cutmix, the best epoch kept in memory, a checkpoint after every epoch to resume a cut run from, and a history that survives resuming.
+"""fastai callbacks for long runs: mixup-or-cutmix, the best epoch in memory, checkpoints to resume from, a history.
 
 Docs: https://gridpe.github.io/gridpe/callbacks.html.md"""
 
@@ -23,12 +23,13 @@ __all__ = ['MixUpCutMix', 'KeepBest', 'EpochCheckpoint', 'load_checkpoint', 'His
 
 # %% ../nbs/07a_callbacks.ipynb #6073d1eb
 class MixUpCutMix(MixHandler):
-    "Per batch, fastai's `MixUp` (α=`mixup`) or `CutMix` (α=`cutmix`), cutmix with probability `switch_prob` (DeiT's timm `Mixup`)."
+    "Per batch, fastai's `MixUp` (α=`mixup`) or `CutMix` (α=`cutmix`), cutmix with probability `switch_prob` (DeiT)."
     def __init__(self, mixup:float=0.8, # α of mixup's Beta(α, α)
                  cutmix:float=1., # α of cutmix's Beta(α, α)
                  switch_prob:float=0.5, # probability of cutmix for a batch
                 ):
-        super().__init__(); self.mix, self.cut, self.switch_prob, self.branch = MixUp(mixup), CutMix(cutmix), switch_prob, None
+        super().__init__()
+        self.mix, self.cut, self.switch_prob, self.branch = MixUp(mixup), CutMix(cutmix), switch_prob, None
     def before_batch(self):
         "Mix the batch with one of the two, chosen at random."
         h = self.cut if torch.rand(()) < self.switch_prob else self.mix
@@ -39,7 +40,7 @@ class MixUpCutMix(MixHandler):
 
 # %% ../nbs/07a_callbacks.ipynb #14623bbf
 class KeepBest(TrackerCallback):
-    "fastai tracker of the best epoch by `monitor` (validation top-1 by default): its index `best_epoch` and a CPU copy of its weights, `state`."
+    "fastai tracker of the best epoch by `monitor` (validation top-1 by default): `best_epoch`, its weights `state`."
     order = TrackerCallback.order + 1
     def __init__(self, monitor:str='accuracy', # the recorded value to maximise (or minimise, for a loss)
                  **kwargs): super().__init__(monitor=monitor, **kwargs); self.best_epoch, self.state = None, None
@@ -48,11 +49,13 @@ class KeepBest(TrackerCallback):
         super().after_epoch()
         if self.new_best: self.best_epoch, self.state = self.epoch, _state(self.learn.model)
 
-def _state(model:nn.Module)->dict: return {k: v.detach().to('cpu', copy=True) for k, v in _bare(model).state_dict().items()}
+def _state(model:nn.Module)->dict:
+    "A CPU copy of the model's state dict."
+    return {k: v.detach().to('cpu', copy=True) for k, v in _bare(model).state_dict().items()}
 
 # %% ../nbs/07a_callbacks.ipynb #34808fc0
 class EpochCheckpoint(Callback):
-    "After every trained epoch, saves weights, optimiser, epoch and `keep_best`'s state to `fname` (atomically, first process only)."
+    "After every trained epoch, save weights, optimiser, epoch and `keep_best` to `fname` (atomically; rank 0 only)."
     order = KeepBest.order + 1
     def __init__(self, fname:str|Path, # the checkpoint file
                  keep_best:KeepBest|None=None, # the run's KeepBest, saved with it

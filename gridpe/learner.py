@@ -1,4 +1,4 @@
-"""fastai Learners with the paper's training recipes for ViT and PCT: weight decay per parameter, a backbone/head split for `fine_tune`, top-k that fits the class count, evaluation across sizes, and multi-GPU training through Accelerate.
+"""fastai Learners with the paper's recipes for ViT and PCT, evaluation across sizes, and multi-GPU training.
 
 Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 
@@ -6,6 +6,12 @@ Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 
 # %% ../nbs/07b_learner.ipynb #01434250
 from __future__ import annotations
+from .rope import grid_positions
+from .attention import record_attention
+from .vit import vit_small, ARCHS
+from .pct import pct, PCT_ARCHS
+from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
+from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state
 from dataclasses import dataclass
 from pathlib import Path
 from functools import partial
@@ -24,13 +30,8 @@ from fastai.callback.schedule import ParamScheduler, SchedLin, SchedCos, combine
 from fastai.losses import LabelSmoothingCrossEntropyFlat
 from fastai.metrics import accuracy, top_k_accuracy
 from fastai.torch_core import num_distrib, rank_distrib
-import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # noqa: F401  (they patch Learner: fit_one_cycle, to_fp16/to_bf16, summary)
-from .rope import grid_positions
-from .attention import record_attention
-from .vit import vit_small, ARCHS
-from .pct import pct, PCT_ARCHS
-from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
-from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state
+# they patch Learner: fit_one_cycle, to_fp16/to_bf16, summary
+import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # noqa: F401
 
 # %% auto #0
 __all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes',
@@ -63,7 +64,7 @@ def fit(self:NoDecayLearner, n_epoch:int, # epochs of the whole run
 @patch
 def _do_fit(self:NoDecayLearner):
     k = getattr(self, 'first_epoch', 0)
-    if k and getattr(getattr(self, 'progress', None), 'mbar', None): self.progress.mbar.update(0)   # fastprogress's bar starts at 0
+    if k and getattr(getattr(self, 'progress', None), 'mbar', None): self.progress.mbar.update(0)  # bar from 0
     for epoch in range(k, self.n_epoch):
         self.epoch = epoch; self._with_events(self._do_epoch, 'epoch', CancelEpochException)
 
@@ -91,7 +92,8 @@ class Recipe:
     min_lr:float=0. # the final learning rate
     start_lr:float=1e-6 # warmup_cos: the learning rate of the first batch (DeiT's warmup_lr)
     def __post_init__(self):
-        if self.schedule not in ('one_cycle', 'warmup_cos'): raise ValueError(f"unknown schedule {self.schedule!r}: 'one_cycle' or 'warmup_cos'")
+        if self.schedule not in ('one_cycle', 'warmup_cos'):
+            raise ValueError(f"unknown schedule {self.schedule!r}: 'one_cycle' or 'warmup_cos'")
         if self.warmup_epochs < 0 or self.min_lr < 0: raise ValueError("warmup_epochs and min_lr must be >= 0")
 
 # %% ../nbs/07b_learner.ipynb #6aa75542
@@ -102,7 +104,7 @@ def fit_warmup_cos(self:Learner, n_epoch:int, # epochs to train
                    min_lr:float=0., # learning rate at the end of the cosine
                    start_lr:float=1e-6, # learning rate of the first batch
                    wd=None, cbs=None, reset_opt=False, start_epoch=0):
-    "Fit `n_epoch` epochs: linear warm-up from `start_lr` to `lr` over `warmup_epochs`, then cosine annealing to `min_lr`."
+    "Fit `n_epoch` epochs: linear warm-up from `start_lr` to `lr` over `warmup_epochs`, then cosine to `min_lr`."
     if self.opt is None: self.create_opt()
     self.opt.set_hyper('lr', self.lr if lr is None else lr)
     lr = np.array([h['lr'] for h in self.opt.hypers])
@@ -130,17 +132,19 @@ def vit_learner(dls, # image DataLoaders (gridpe.data.image_dls)
                 path='.', # where `learn.save` writes (path/models)
                 mixup:float=0., # mixup α (0: off); official 0.8
                 cutmix:float=0., # cutmix α (0: off); official 1.0 (with mixup: one of the two per batch)
-                warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: linear warm-up over that many epochs, then cosine to min_lr
+                warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: epochs of linear warm-up, then cosine
                 min_lr:float=0., # final learning rate (official 1e-5)
                 **model_kwargs, # passed to the architecture (heads, patch_size, drop_path, pe_kwargs…)
                )->NoDecayLearner:
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
-    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing), opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8),
-                           splitter=head_splitter, wd=wd, metrics=class_metrics(dls.c), cbs=_mix_cbs(mixup, cutmix) + L(cbs), path=path)
+    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
+                           opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
+                           metrics=class_metrics(dls.c), cbs=_mix_cbs(mixup, cutmix) + L(cbs), path=path)
     lr = lr or 5e-4 * dls.bs / 512
-    learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr) if warmup_epochs is None else Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
+    if warmup_epochs is None: learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr)
+    else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
     return _precision(learn, fp16)
 
 # %% ../nbs/07b_learner.ipynb #1afe2d05
@@ -157,11 +161,12 @@ def pct_learner(dls, # point DataLoaders (gridpe.data.point_dls)
                 min_lr:float=0., # learning rate at the end of the cosine (official 5e-5)
                 **model_kwargs, # passed to pct (centres, k, pool, pos_scale, pe_kwargs…)
                )->NoDecayLearner:
-    "A fastai Learner for PCT with positional embedding `pe`, with the official recipe (SGD with momentum, cosine to `min_lr`)."
+    "A fastai Learner for PCT with positional embedding `pe`, with the official recipe (SGD, momentum, cosine)."
     arch = PCT_ARCHS[arch] if isinstance(arch, str) else arch
-    learn = NoDecayLearner(dls, arch(dls.c, pe, **model_kwargs), loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
-                           opt_func=partial(ForeachSGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd, moms=(momentum,) * 3,
-                           metrics=class_metrics(dls.c), cbs=cbs, path=path)
+    learn = NoDecayLearner(dls, arch(dls.c, pe, **model_kwargs),
+                           loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
+                           opt_func=partial(ForeachSGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd,
+                           moms=(momentum,) * 3, metrics=class_metrics(dls.c), cbs=cbs, path=path)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     return _precision(learn, fp16)
 
@@ -172,22 +177,27 @@ def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`
               ):
     "Train with the recipe's learning rate and schedule."
     r = learn.recipe
-    if r.schedule == 'one_cycle': return learn.fit_one_cycle(epochs, r.lr, pct_start=r.pct_start, div_final=r.lr / r.min_lr if r.min_lr else 1e5, **kwargs)
-    return learn.fit_warmup_cos(epochs, r.lr, warmup_epochs=r.warmup_epochs, min_lr=r.min_lr, start_lr=r.start_lr, **kwargs)
+    if r.schedule == 'one_cycle':
+        div_final = r.lr / r.min_lr if r.min_lr else 1e5
+        return learn.fit_one_cycle(epochs, r.lr, pct_start=r.pct_start, div_final=div_final, **kwargs)
+    return learn.fit_warmup_cos(epochs, r.lr, warmup_epochs=r.warmup_epochs, min_lr=r.min_lr, start_lr=r.start_lr,
+                                **kwargs)
 
 # %% ../nbs/07b_learner.ipynb #c09b7449
 def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
                    sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
                   )->pd.DataFrame:
-    "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each evaluation size: columns size, top1, top5, loss."
+    "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each size: columns size, top1, top5, loss."
     sizes = list(learn.dls.eval) if sizes is None else sizes
-    if missing := [s for s in sizes if s not in learn.dls.eval]: raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
-    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch: no checkpoint, no log line
+    if missing := [s for s in sizes if s not in learn.dls.eval]:
+        raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
+    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
     names, rows = ['loss'] + [m.name for m in learn.metrics], []
     with learn.removed_cbs(fit_cbs), learn.no_bar():
         for s in sizes:
             r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval[s]))))
-            rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')), loss=r['loss']))
+            rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')),
+                             loss=r['loss']))
     return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
@@ -195,7 +205,7 @@ def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLo
                     sizes:list|None=None, # image sides; all of dls.eval by default
                     n:int=256, # validation images measured at each size (the first ones)
                    )->pd.DataFrame:
-    "Mean attention distance (patches) and entropy (nats) per block and head at each size: columns size, block, head, mean_distance, entropy."
+    "Mean attention distance (patches) and entropy (nats) per block and head at each size, one row each."
     m, rows = _bare(learn.model), []
     if not hasattr(m, 'patch_embed'): raise TypeError(f"attention_sizes measures ViTs, not {type(m).__name__}")
     m.eval()
@@ -224,10 +234,11 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
 
 # %% ../nbs/07b_learner.ipynb #508336ad
 def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None)->pd.DataFrame:
-    "`fit_recipe` (resumed from `checkpoint`), then `evaluate_sizes` of the last weights and (best=True) of the best epoch's, the last weights kept."
+    "`fit_recipe` (resumed from `checkpoint`), then `evaluate_sizes` of the last and (best=True) the best weights."
     kb = KeepBest() if best else None
     start = load_checkpoint(learn, checkpoint, kb) if checkpoint else 0
-    fit_recipe(learn, epochs, cbs=list(L(kb) + L(EpochCheckpoint(checkpoint, kb) if checkpoint else None)), start_epoch=start)
+    cbs = list(L(kb) + L(EpochCheckpoint(checkpoint, kb) if checkpoint else None))
+    fit_recipe(learn, epochs, cbs=cbs, start_epoch=start)
     last_epoch = learn.epoch if start < epochs else epochs - 1             # (validate resets it)
     df = evaluate_sizes(learn).assign(checkpoint='last', epoch=last_epoch)
     if not best: return df
@@ -239,12 +250,12 @@ def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None)->pd.Dat
 
 def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
                        epochs:int, # epochs to train
-                       best:bool=False, # also evaluate the epoch with the best validation top-1 (rows checkpoint='best')
-                       checkpoint:str|Path|None=None, # an `EpochCheckpoint` file: written after every epoch, resumed from when it exists (a `NoDecayLearner`)
+                       best:bool=False, # also evaluate the epoch of best validation top-1 (rows checkpoint='best')
+                       checkpoint:str|Path|None=None, # `EpochCheckpoint` file: written every epoch, resumed
                       )->pd.DataFrame|None:
-    "`fit_recipe` then `evaluate_sizes` (columns size, top1, top5, loss, checkpoint, epoch); distributed, inside `learn.distrib_ctx()`, and only rank 0 gets the table."
+    "`fit_recipe`, then `evaluate_sizes` with columns checkpoint, epoch; distributed, rank 0 gets it, the rest None."
     if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint)
-    if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx; needs accelerate)
-    with learn.distrib_ctx():                                              # every process trains and evaluates its share
+    if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx)
+    with learn.distrib_ctx():                                          # every process trains and evaluates its share
         df = _fit_evaluate(learn, epochs, best, checkpoint)
     return None if rank_distrib() else df

@@ -1,4 +1,4 @@
-"""Weight decay per parameter (which parameters are not decayed), a backbone/head split for `fine_tune`, and fastai's `Adam` and `SGD` in multi-tensor kernels.
+"""Which parameters are not decayed (one rule), a backbone/head split, fastai's Adam and SGD in multi-tensor kernels.
 
 Docs: https://gridpe.github.io/gridpe/optim.html.md"""
 
@@ -89,7 +89,7 @@ class _Foreach(Optimizer):
 
 # %% ../nbs/07_optim.ipynb #aa06cae0
 class ForeachAdam(_Foreach):
-    "fastai's `Adam` (decoupled weight decay by default, per-parameter `do_wd`) in a few multi-tensor kernels per group."
+    "fastai's `Adam` (decoupled weight decay by default, per-parameter `do_wd`) in a few multi-tensor kernels a group."
     def __init__(self, params, lr, mom:float=0.9, sqr_mom:float=0.99, eps:float=1e-5, wd:float=0.01,
                  decouple_wd:bool=True): # False: L2 (added to the gradient)
         super().__init__(params, lr=lr, mom=mom, sqr_mom=sqr_mom, eps=eps, wd=wd); self.decouple_wd = decouple_wd
