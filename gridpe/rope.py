@@ -17,8 +17,7 @@ from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_
 # %% auto #0
 __all__ = ['PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions', 'check_pos', 'pe_state',
            'describe_pe', 'PosEmbed', 'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies', 'RoPEAxial',
-           'mixed_frequencies', 'RoPEMixed', 'no_weight_decay_names', 'split_no_decay', 'no_decay_param_groups',
-           'LearnedAPE', 'NoPE', 'make_pe']
+           'mixed_frequencies', 'RoPEMixed', 'LearnedAPE', 'NoPE', 'make_pe']
 
 # %% ../nbs/02_rope.ipynb #21088a6a
 def check_theta(x:Tensor, theta:Tensor):
@@ -250,28 +249,6 @@ class RoPEMixed(RotaryPE):
         self.freqs = nn.Parameter(self.block_freqs(lambda i: mixed_frequencies(head_dim, n_heads, ndim, base, seed + i)))
     def settings(self)->dict: return dict(**super().settings(), base=self.base, seed=self.seed)
     def no_weight_decay(self)->set[str]: return {'freqs'}
-
-# %% ../nbs/02_rope.ipynb #0237bff9
-def no_weight_decay_names(model:nn.Module)->set[str]:
-    "Full names of the parameters that `model` or any module in it lists in its `no_weight_decay()` (timm's convention)."
-    return {f'{pre}.{n}' if pre else n for pre, m in model.named_modules()
-            if callable(getattr(m, 'no_weight_decay', None)) for n in m.no_weight_decay()}
-
-# %% ../nbs/02_rope.ipynb #d13bd788
-def split_no_decay(model:nn.Module)->tuple[list, list]:
-    "Split trainable parameters into (decayed, not decayed): those named by `no_weight_decay()`, biases, norms and other 1-D parameters go undecayed."
-    names, decay, no_decay = no_weight_decay_names(model), [], []
-    for n, p in model.named_parameters():
-        if p.requires_grad: (no_decay if n in names or p.ndim <= 1 else decay).append(p)
-    return decay, no_decay
-
-# %% ../nbs/02_rope.ipynb #622e854f
-def no_decay_param_groups(model:nn.Module, # the model to optimise
-                          weight_decay:float, # weight decay of the decayed group
-                         )->list[dict]:
-    "Optimiser parameter groups with `no_weight_decay()` parameters (and 1-D parameters) out of weight decay."
-    decay, no_decay = split_no_decay(model)
-    return [dict(params=decay, weight_decay=weight_decay), dict(params=no_decay, weight_decay=0.)]
 
 # %% ../nbs/02_rope.ipynb #fbcbe73c
 class LearnedAPE(PosEmbed):

@@ -15,7 +15,8 @@ import torch
 from fastcore.basics import noop
 from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
-from .learner import train_and_evaluate, HistoryCSV, attention_sizes
+from .learner import train_and_evaluate, attention_sizes
+from .callbacks import HistoryCSV
 from .config import Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, model_kwargs
 from .files import atomic_file
 from .store import COLUMNS, run_lock, part_path, read_part, open_folder, merge_results

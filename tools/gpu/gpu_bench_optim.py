@@ -14,7 +14,7 @@ from fastai.callback.progress import ProgressCallback
 from fastai.optimizer import Adam, SGD
 from fastcore.basics import noop
 from gridpe.config import resolve, TASKS, call_kwargs, model_kwargs
-from gridpe.learner import ForeachAdam, ForeachSGD
+from gridpe.optim import ForeachAdam, ForeachSGD
 from gpu_bench import TrainTimer, random_images, random_clouds   # tools/gpu/ is on sys.path when run as a script
 
 class Timer(TrainTimer):
