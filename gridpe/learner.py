@@ -121,7 +121,7 @@ def _mix_cbs(mixup:float, cutmix:float)->list:
     return [MixUp(mixup)] if mixup else [CutMix(cutmix)] if cutmix else []
 
 # %% ../nbs/07b_learner.ipynb #bd5e831b
-def vit_learner(dls, # image DataLoaders (gridpe.data.image_dls)
+def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
                 pe:str='gridpe', # positional embedding kind
                 arch=vit_small, # a ViT constructor (vit_small, vit_tiny, vit_nano) or its name
                 lr:float|None=None, # peak learning rate; 5e-4 × bs / 512 by default
@@ -148,7 +148,7 @@ def vit_learner(dls, # image DataLoaders (gridpe.data.image_dls)
     return _precision(learn, fp16)
 
 # %% ../nbs/07b_learner.ipynb #1afe2d05
-def pct_learner(dls, # point DataLoaders (gridpe.data.point_dls)
+def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
                 pe:str='gridpe', # positional embedding kind
                 arch=pct, # a PCT constructor (pct, pct_tiny) or its name
                 lr:float|None=None, # peak learning rate; the reference's 0.01 (SGD) by default, official run 5e-3
