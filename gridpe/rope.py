@@ -1,4 +1,4 @@
-"""GridPE and every baseline (RoPE-Axial, RoPE-Mixed, learnable absolute, none) behind one interface, with `apply_rope` to rotate queries and keys.
+"""GridPE and every baseline (RoPE-Axial, RoPE-Mixed, learnable absolute, none) behind one interface, and `apply_rope`.
 
 Docs: https://gridpe.github.io/gridpe/rope.html.md"""
 
@@ -33,7 +33,7 @@ def rotate_pairs(x:Tensor, # queries or keys: …, D (e.g. B, H, N, D)
                  cos:Tensor, # cosines of the angles, broadcastable to …, P with P <= D/2
                  sin:Tensor, # sines of the angles, same shape
                 )->Tensor:
-    "Rotate the first P interleaved channel pairs of `x` given the angles' cos and sin (eq. rotary), in at least float32: the eager rotation behind `apply_rope` and `gridpe.fused.rope_qkv`."
+    "Rotate the first P interleaved channel pairs of `x` by the angles' cos and sin (eq. rotary), in at least float32."
     P, D, dt = cos.shape[-1], x.shape[-1], torch.promote_types(x.dtype, torch.float32)
     c, s, xf = cos.to(dt), sin.to(dt), x.to(dt)
     if 2*P < D: c, s = F.pad(c, (0, D//2 - P), value=1.), F.pad(s, (0, D//2 - P))     # pairs beyond P: the identity
@@ -44,7 +44,7 @@ def rotate_pairs(x:Tensor, # queries or keys: …, D (e.g. B, H, N, D)
 def apply_rope(x:Tensor, # queries or keys: B, H, N, D
                theta:Tensor, # angles, broadcastable to B, H, N, P with P <= D/2
               )->Tensor:
-    "Rotate interleaved channel pairs $(x_{2i}, x_{2i+1})$ by `theta[..., i]` (eq. rotary); channels beyond 2P pass through."
+    "Rotate channel pairs $(x_{2i}, x_{2i+1})$ by `theta[..., i]` (eq. rotary); channels beyond 2P pass through."
     check_theta(x, theta)
     th = theta.to(torch.promote_types(x.dtype, torch.float32))
     return rotate_pairs(x, th.cos(), th.sin())
@@ -61,11 +61,12 @@ class RotaryTable(NamedTuple):
         "The table of `theta`, with autocast off, in at least float32, contiguous; differentiable in `theta`."
         with torch.autocast(theta.device.type, enabled=False):
             th = theta.to(torch.promote_types(theta.dtype, torch.float32))
-            return cls(th.cos().contiguous(), th.sin().contiguous())        # as `rope_qkv` reads it: no conversion per block
+            # contiguous, as `rope_qkv` reads it: no conversion per block
+            return cls(th.cos().contiguous(), th.sin().contiguous())
 
     def blocks(self, n:int, # blocks of the model
               )->list[RotaryTable]:
-        "The table of each of `n` blocks: this one for all if shared (1|B, H, N, P), its slices if per block (n, 1|B, H, N, P)."
+        "The table of each of `n` blocks: this one if shared (1|B, H, N, P), its slices if per block (n, 1|B, H, N, P)."
         if self.cos.ndim == 4: return [self] * n
         if self.cos.shape[0] != n: raise ValueError(f"a table for {self.cos.shape[0]} blocks cannot serve {n} blocks")
         return [RotaryTable(c, s) for c, s in zip(self.cos, self.sin)]
@@ -86,25 +87,28 @@ def grid_positions(*shape:int, # grid size per axis, e.g. 14, 14
 def check_pos(pos:Tensor, ndim:int):
     "Raise a ValueError naming the shape unless `pos` is (B, N, ndim)."
     if not isinstance(pos, Tensor) or pos.ndim != 3 or pos.shape[-1] != ndim:
-        raise ValueError(f"positions must have shape (B, N, {ndim}) for ndim={ndim}, got {tuple(getattr(pos, 'shape', ()))}")
+        raise ValueError(f"positions must have shape (B, N, {ndim}) for ndim={ndim}, "
+                         f"got {tuple(getattr(pos, 'shape', ()))}")
 
 # %% ../nbs/02_rope.ipynb #d32e7e4d
-def pe_state(state)->dict|None:
-    "A positional embedding's extra state as a dict: decodes the UTF-8 JSON of its uint8 tensor; an older checkpoint's dict passes through."
-    if isinstance(state, Tensor): return json.loads(state.cpu().numpy().tobytes().decode())
-    return state
+def pe_state(state:Tensor)->dict:
+    "A positional embedding's extra state as a dict: the UTF-8 JSON of its uint8 tensor, decoded."
+    if not isinstance(state, Tensor):
+        raise TypeError(f"a positional embedding's extra state is a uint8 tensor, got {type(state).__name__}")
+    return json.loads(state.cpu().numpy().tobytes().decode())
 
 # %% ../nbs/02_rope.ipynb #c8fde3f8
 def describe_pe(state)->str:
-    "A positional embedding's extra state (tensor or dict) as `kind(setting=value, …)`."
-    s = pe_state(state)
+    "A positional embedding's extra state (its tensor, or the dict `pe_state` decodes) as `kind(setting=value, …)`."
+    s = pe_state(state) if isinstance(state, Tensor) else state
     if not isinstance(s, dict): return repr(s)
     return f"{s.get('kind')}(" + ', '.join(f'{k}={v!r}' for k, v in s.items() if k != 'kind') + ')'
 
 # %% ../nbs/02_rope.ipynb #b3a3f52e
 class PosEmbed(nn.Module):
-    "Base of every positional embedding: `encode` for the models, `settings` saved in checkpoints, `no_weight_decay` names."
-    kind, additive, init_only, per_block_default = None, False, (), False   # init_only: settings that only seed learnt parameters
+    "Base of every positional embedding: `encode` for models, `settings` for checkpoints, `no_weight_decay` names."
+    # init_only: settings that only seed learnt parameters
+    kind, additive, init_only, per_block_default = None, False, (), False
     def settings(self)->dict:
         "The kind's options that define the embedding (saved in checkpoints)."
         return {}
@@ -119,41 +123,47 @@ class PosEmbed(nn.Module):
         raise NotImplementedError
     def get_extra_state(self)->Tensor:
         "The kind and its settings as UTF-8 JSON in a uint8 tensor, stored in the state dict."
-        return torch.frombuffer(bytearray(json.dumps(dict(kind=self.kind, **self.settings())).encode()), dtype=torch.uint8)
-    def set_extra_state(self, state:Tensor|dict):
-        "Check that a checkpoint (its tensor, or an older checkpoint's dict) was trained with this embedding: a ValueError naming both if not."
-        keep = lambda s: {k: v for k, v in json.loads(json.dumps(s)).items() if k not in self.init_only} if isinstance(s, dict) else s
+        state = json.dumps(dict(kind=self.kind, **self.settings())).encode()
+        return torch.frombuffer(bytearray(state), dtype=torch.uint8)
+    def set_extra_state(self, state:Tensor):
+        "Check that a checkpoint was trained with this embedding: a ValueError naming both if not."
+        keep = lambda s: {k: v for k, v in s.items() if k not in self.init_only} if isinstance(s, dict) else s
         theirs, mine = pe_state(state), pe_state(self.get_extra_state())
-        if keep(theirs) != keep(mine): raise ValueError(f"the checkpoint's positional embedding is {describe_pe(theirs)} but this model's is "
-                                                        f"{describe_pe(mine)}: build the model with the checkpoint's embedding")
+        if keep(theirs) != keep(mine):
+            raise ValueError(f"the checkpoint's positional embedding is {describe_pe(theirs)} but this model's is "
+                             f"{describe_pe(mine)}: build the model with the checkpoint's embedding")
     def extra_repr(self): return ', '.join(f'{k}={v!r}' for k, v in self.settings().items())
 
 # %% ../nbs/02_rope.ipynb #deea1681
 class RotaryPE(PosEmbed):
-    "Base of the rotary embeddings: `pe(pos)` → angles $\\theta = W x$, (B, n_heads, N, head_dim//2) or (n_blocks, B, …); `encode` → their table."
+    "Base of the rotary embeddings: `pe(pos)` gives the angles $\\theta = W x$, `encode` their table."
     def __init__(self, head_dim:int, # channels per head (even)
                  n_heads:int, # attention heads
                  ndim:int, # spatial dimensions of the positions
-                 n_blocks:int|None=None, # one set of frequencies per block of a model; None: one set shared by all blocks
+                 # one set of frequencies per block of a model; None: one set shared by all blocks
+                 n_blocks:int|None=None,
                 ):
         super().__init__()
-        self.head_dim, self.n_heads, self.ndim = check_int(head_dim, 'head_dim', 2), check_int(n_heads, 'n_heads'), check_int(ndim, 'ndim')
+        self.head_dim, self.n_heads = check_int(head_dim, 'head_dim', 2), check_int(n_heads, 'n_heads')
+        self.ndim = check_int(ndim, 'ndim')
         self.n_blocks = None if n_blocks is None else check_int(n_blocks, 'n_blocks')
         if head_dim % 2: raise ValueError(f"head_dim must be even (channels are rotated in pairs), got {head_dim}")
     def settings(self)->dict:
-        return dict(head_dim=self.head_dim, n_heads=self.n_heads, ndim=self.ndim, **({} if self.n_blocks is None else dict(n_blocks=self.n_blocks)))
+        blocks = {} if self.n_blocks is None else dict(n_blocks=self.n_blocks)
+        return dict(head_dim=self.head_dim, n_heads=self.n_heads, ndim=self.ndim, **blocks)
     def block_freqs(self, fn)->Tensor:
-        "Frequencies from `fn(i)`, those of block i (n_heads, P, ndim): fn(0) if shared, stacked (n_blocks, n_heads, P, ndim) per block."
+        "Frequencies from `fn(i)` (n_heads, P, ndim) of block i: fn(0) if shared, stacked (n_blocks, …) per block."
         return fn(0) if self.n_blocks is None else torch.stack([fn(i) for i in range(self.n_blocks)])
 
     def forward(self, pos:Tensor, # positions: B or 1, N, ndim
                 grid_shape=None, # unused: rotary angles need only the positions
                )->Tensor:
-        "The angles θ = W x of the positions (B, N, ndim): ([n_blocks,] B, n_heads, N, head_dim//2), float32 (float64 for float64 positions)."
+        "The angles θ = W x of the positions: ([n_blocks,] B, n_heads, N, head_dim//2), float32 (or float64)."
         check_pos(pos, self.ndim)
         dt = torch.promote_types(pos.dtype, torch.float32)
         with torch.autocast(pos.device.type, enabled=False):
-            p, W = pos.to(dt)[:, None, :, None, :], self.freqs.to(dt).unsqueeze(-3).unsqueeze(-5)   # B,1,N,1,n and [L,]1,H,1,P,n
+            # B,1,N,1,n and [L,]1,H,1,P,n
+            p, W = pos.to(dt)[:, None, :, None, :], self.freqs.to(dt).unsqueeze(-3).unsqueeze(-5)
             return sum(p[..., k] * W[..., k] for k in range(self.ndim))                               # [L,] B, H, N, P
 
     def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, RotaryTable]:
@@ -162,36 +172,45 @@ class RotaryPE(PosEmbed):
 
 # %% ../nbs/02_rope.ipynb #b5cdc877
 class GridPE(RotaryPE):
-    "GridPE: rotary angles from simplex wave vectors at a geometric series of scales, per head (and per block with `n_blocks`)."
+    "GridPE: rotary angles from simplex wave vectors at a geometric series of scales, per head (and block)."
     kind = 'gridpe'
     def __init__(self, head_dim:int, # channels per head, d
                  n_heads:int, # attention heads, H
                  ndim:int, # spatial dimensions of the positions, n
                  f_max:float=1.0, # highest scale frequency (radians per unit of position)
                  ratio:float|None=None, # ratio of successive scales; e^(1/ndim) (the paper's derivation) by default
-                 rotate:str='random', # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales (official code); 'fixed': none
+                 # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales
+                 # (official code); 'fixed': none
+                 rotate:str='random',
                  seed:int=0, # seed of the rotations; block i of a per-block embedding uses seed + i
-                 base:float|None=None, # instead of `ratio`: a RoPE-style base, ratio = base^(2M/d) (official code: 10000 for the ViT, 100 for PCT)
+                 # instead of `ratio`: a RoPE-style base, ratio = base^(2M/d) (official code: 10000 for the ViT,
+                 # 100 for PCT)
+                 base:float|None=None,
                  n_blocks:int|None=None, # one embedding per block, each with its own rotations; None: one, shared
                 ):
         super().__init__(head_dim, n_heads, ndim, n_blocks)
-        if base is not None and ratio is not None: raise ValueError(f"give ratio or base, not both (got ratio={ratio}, base={base})")
+        if base is not None and ratio is not None:
+            raise ValueError(f"give ratio or base, not both (got ratio={ratio}, base={base})")
         if base is not None: ratio = ratio_from_base(base, head_dim, ndim)
         self.f_max, self.rotate, self.seed = float(f_max), rotate, seed
-        self.ratio = math.exp(1/ndim) if ratio is None else check_ratio(ratio, ndim)          # warns once if above e^(1/n)
+        self.ratio = math.exp(1/ndim) if ratio is None else check_ratio(ratio, ndim)   # warns once if above e^(1/n)
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', GridPEWarning)
-            W = self.block_freqs(lambda i: grid_frequencies(head_dim, n_heads, ndim, f_max, self.ratio, rotate, seed + i))
+            W = self.block_freqs(lambda i: grid_frequencies(head_dim, n_heads, ndim, f_max, self.ratio, rotate,
+                                                            seed + i))
         self.register_buffer('freqs', W, persistent=False)
-    def settings(self)->dict: return dict(**super().settings(), f_max=self.f_max, ratio=self.ratio, rotate=self.rotate, seed=self.seed)
+    def settings(self)->dict:
+        return dict(**super().settings(), f_max=self.f_max, ratio=self.ratio, rotate=self.rotate, seed=self.seed)
 
 # %% ../nbs/02_rope.ipynb #d6472271
 def pairs_per_axis(head_dim:int, ndim:int, kind:str)->tuple[int, int]:
-    "Channel pairs P of a head and Pa = P // ndim per axis; a ValueError naming `kind` if a head has fewer than one pair per axis."
+    "Channel pairs P of a head and Pa = P // ndim per axis; a ValueError naming `kind` if Pa < 1."
     P = head_dim // 2; Pa = P // ndim
-    if Pa < 1: raise ValueError(f"head_dim={head_dim} is too small for {kind} in ndim={ndim} dimensions: it needs 2*ndim = {2*ndim} channels")
+    if Pa < 1: raise ValueError(f"head_dim={head_dim} is too small for {kind} in ndim={ndim} dimensions: "
+                                f"it needs 2*ndim = {2*ndim} channels")
     return P, Pa
 
+# %% ../nbs/02_rope.ipynb #dde415bf
 def axial_frequencies(head_dim:int, # channels per head
                       n_heads:int, # attention heads
                       ndim:int, # spatial dimensions
@@ -212,11 +231,13 @@ class RoPEAxial(RotaryPE):
                  n_heads:int, # attention heads
                  ndim:int, # spatial dimensions of the positions
                  base:float=100., # RoPE base of each axis
-                 n_blocks:int|None=None, # one copy per block (the frequencies are fixed, so every block's is the same); None: one, shared
+                 # one copy per block (the frequencies are fixed, so every block's is the same); None: one, shared
+                 n_blocks:int|None=None,
                 ):
         super().__init__(head_dim, n_heads, ndim, n_blocks)
         self.base = float(base)
-        self.register_buffer('freqs', self.block_freqs(lambda i: axial_frequencies(head_dim, n_heads, ndim, base)), persistent=False)
+        W = self.block_freqs(lambda i: axial_frequencies(head_dim, n_heads, ndim, base))
+        self.register_buffer('freqs', W, persistent=False)
     def settings(self)->dict: return dict(**super().settings(), base=self.base)
 
 # %% ../nbs/02_rope.ipynb #42f126e0
@@ -226,7 +247,7 @@ def mixed_frequencies(head_dim:int, # channels per head
                       base:float=10., # base of the initial magnitudes
                       seed:int=0, # seed of the initial directions
                      )->Tensor:
-    "RoPE-Mixed initial frequency vectors: per head, ndim orthogonal random directions × base^(-j·ndim/P). (n_heads, head_dim//2, ndim)."
+    "RoPE-Mixed initial frequencies: per head, ndim orthogonal random directions × base^(-j·ndim/P), (H, P, ndim)."
     P, Pa = pairs_per_axis(head_dim, ndim, 'RoPE-Mixed')
     mag = base ** (-torch.arange(Pa, dtype=torch.float64) * ndim / P)                 # Pa
     Q = random_rotation(ndim, n_heads, torch.Generator().manual_seed(seed), torch.float64)   # H, n, n
@@ -242,11 +263,13 @@ class RoPEMixed(RotaryPE):
                  ndim:int, # spatial dimensions of the positions
                  base:float=10., # base of the initial magnitudes
                  seed:int=0, # seed of the initial directions; block i of a per-block embedding uses seed + i
-                 n_blocks:int|None=None, # learn one set of frequencies per block (rope-vit, timm); None: one set, shared
+                 # learn one set of frequencies per block (rope-vit, timm); None: one set, shared
+                 n_blocks:int|None=None,
                 ):
         super().__init__(head_dim, n_heads, ndim, n_blocks)
         self.base, self.seed = float(base), seed
-        self.freqs = nn.Parameter(self.block_freqs(lambda i: mixed_frequencies(head_dim, n_heads, ndim, base, seed + i)))
+        W = self.block_freqs(lambda i: mixed_frequencies(head_dim, n_heads, ndim, base, seed + i))
+        self.freqs = nn.Parameter(W)
     def settings(self)->dict: return dict(**super().settings(), base=self.base, seed=self.seed)
     def no_weight_decay(self)->set[str]: return {'freqs'}
 
@@ -256,33 +279,38 @@ class LearnedAPE(PosEmbed):
     kind, additive = 'ape', True
     def __init__(self, dim:int, # token dimension
                  ndim:int, # spatial dimensions of the positions
-                 grid:tuple|None=None, # training grid size (one int per axis) for a table; None for an MLP on coordinates
-                 hidden:int=128, # hidden width of the MLP; 0 for one linear layer (the official PCT's Conv1d(3 → dim), with bias)
+                 grid:tuple|None=None, # training grid size (one int per axis) for a table; None: an MLP on coordinates
+                 # hidden width of the MLP; 0 for one linear layer (the official PCT's Conv1d(3 → dim), with bias)
+                 hidden:int=128,
                 ):
         super().__init__()
-        self.dim, self.ndim, self.hidden = check_int(dim, 'dim'), check_int(ndim, 'ndim'), check_int(hidden, 'hidden', 0)
+        self.dim, self.ndim = check_int(dim, 'dim'), check_int(ndim, 'ndim')
+        self.hidden = check_int(hidden, 'hidden', 0)
         self.grid = None if grid is None else tuple(check_int(g, 'grid size') for g in grid)
         if self.grid is not None:
-            if len(self.grid) != ndim: raise ValueError(f"grid {self.grid} must have one size per dimension (ndim={ndim})")
+            if len(self.grid) != ndim:
+                raise ValueError(f"grid {self.grid} must have one size per dimension (ndim={ndim})")
             self.table = nn.Parameter(torch.zeros(1, dim, *self.grid))               # 1, C, *grid
             nn.init.trunc_normal_(self.table, std=0.02)
         elif hidden == 0: self.mlp = nn.Sequential(nn.Linear(ndim, dim))
         else: self.mlp = nn.Sequential(nn.Linear(ndim, hidden), nn.GELU(), nn.Linear(hidden, dim))
 
-    def settings(self)->dict: return dict(dim=self.dim, ndim=self.ndim, grid=self.grid, **({} if self.grid else dict(hidden=self.hidden)))
+    def settings(self)->dict:
+        return dict(dim=self.dim, ndim=self.ndim, grid=self.grid, **({} if self.grid else dict(hidden=self.hidden)))
     def no_weight_decay(self)->set[str]: return {n for n, _ in self.named_parameters()}
     def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, None]:
         "The tokens plus the embedding, and no rotary table."
         return tokens + self(pos, grid_shape), None
 
     def forward(self, pos:Tensor, # positions: B or 1, N, ndim
-                grid_shape:tuple|None=None, # the grid the positions come from (table mode); the training grid by default
+                grid_shape:tuple|None=None, # the grid of the positions (table mode); the training grid by default
                )->Tensor:
         "The embedding to add to the tokens: (B or 1, N, dim)."
         check_pos(pos, self.ndim)
         if self.grid is None: return self.mlp(pos.to(self.mlp[0].weight.dtype))
         g = tuple(grid_shape or self.grid)
-        if math.prod(g) != pos.shape[1]: raise ValueError(f"grid_shape {g} has {math.prod(g)} cells but positions have N={pos.shape[1]}")
+        if math.prod(g) != pos.shape[1]:
+            raise ValueError(f"grid_shape {g} has {math.prod(g)} cells but positions have N={pos.shape[1]}")
         t = self.table
         if g != self.grid:
             mode = {1: 'linear', 2: 'bicubic', 3: 'trilinear'}.get(len(g))
@@ -308,14 +336,18 @@ def make_pe(kind:str, # one of PE_KINDS
             grid:tuple|None=None, # for 'ape': the training grid (a table); None for an MLP on coordinates
             dim:int|None=None, # for 'ape': the token width; head_dim * n_heads by default
             depth:int|None=None, # blocks of the model that use the embedding (for `per_block`)
-            per_block:bool|None=None, # one embedding per block (rotary kinds); None: the kind's default if `depth` is given (RoPE-Mixed per block, the others shared)
+            # one embedding per block (rotary kinds); None: the kind's default if `depth` is given (RoPE-Mixed per
+            # block, the others shared)
+            per_block:bool|None=None,
             **kwargs, # passed to the embedding's constructor
            )->PosEmbed:
-    "Build the positional embedding `kind` for attention with `n_heads` heads of `head_dim` channels (one per block of `depth` if `per_block`)."
+    "The positional embedding `kind` for `n_heads` heads of `head_dim` channels (per block of `depth` if `per_block`)."
     cls = dict(gridpe=GridPE, rope_axial=RoPEAxial, rope_mixed=RoPEMixed, ape=LearnedAPE, none=NoPE).get(kind)
     if cls is None: raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PE_KINDS)}")
     if (depth is not None and cls.per_block_default) if per_block is None else per_block:
-        if not issubclass(cls, RotaryPE): raise ValueError(f"per_block needs a rotary embedding: {kind!r} {'is added once to the tokens' if cls.additive else 'has nothing to repeat'}")
+        if not issubclass(cls, RotaryPE):
+            why = 'is added once to the tokens' if cls.additive else 'has nothing to repeat'
+            raise ValueError(f"per_block needs a rotary embedding: {kind!r} {why}")
         if depth is None: raise ValueError("per_block=True needs depth, the number of blocks that use the embedding")
         kwargs['n_blocks'] = depth
     if cls is LearnedAPE: return LearnedAPE(dim or head_dim * n_heads, ndim, grid, **kwargs)

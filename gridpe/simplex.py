@@ -1,4 +1,4 @@
-"""The core of GridPE in torch: the simplex directions, Haar rotations, the geometric series of scale frequencies and how they map to query/key channel pairs.
+"""GridPE's core in torch: simplex directions, Haar rotations, the scale frequencies and their query/key channel pairs.
 
 Docs: https://gridpe.github.io/gridpe/simplex.html.md"""
 
@@ -59,7 +59,8 @@ def check_ratio(ratio:float, # ratio between successive scale frequencies
     "Validate a scale ratio: error if ≤ 1 or not finite, `GridPEWarning` above the economy bound $e^{1/n}$."
     if not (math.isfinite(ratio) and ratio > 1): raise ValueError(f"ratio must be a finite number > 1, got {ratio!r}")
     if ratio > math.exp(1/check_int(n, 'n')) * (1 + 1e-9):
-        warnings.warn(f"scale ratio {ratio:.4g} exceeds the economy bound e^(1/n) = {math.exp(1/n):.4g} for n = {n}", GridPEWarning)
+        warnings.warn(f"scale ratio {ratio:.4g} exceeds the economy bound e^(1/n) = {math.exp(1/n):.4g} for n = {n}",
+                      GridPEWarning)
     return float(ratio)
 
 # %% ../nbs/01_simplex.ipynb #18f0ec14
@@ -92,7 +93,8 @@ def n_scales(head_dim:int, # channels per attention head, d
     d = check_int(head_dim, 'head_dim', 2)
     if d % 2: raise ValueError(f"head_dim must be even (channels are rotated in pairs), got {d}")
     S = (d // 2) // n_directions(n)
-    if S < 1: raise ValueError(f"head_dim={d} is too small for one GridPE scale in n={n} dimensions: it needs 2*(n+1) = {2*n_directions(n)} channels")
+    if S < 1: raise ValueError(f"head_dim={d} is too small for one GridPE scale in n={n} dimensions: "
+                               f"it needs 2*(n+1) = {2*n_directions(n)} channels")
     return S
 
 # %% ../nbs/01_simplex.ipynb #36d13914
@@ -101,12 +103,15 @@ def grid_frequencies(head_dim:int, # channels per attention head, d
                      n:int, # spatial dimensions
                      f_max:float=1.0, # highest scale frequency
                      ratio:float|None=None, # ratio of successive scales; e^(1/n) by default
-                     rotate:str='random', # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales (the official code); 'fixed': the plain simplex
+                     # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales
+                     # (the official code); 'fixed': the plain simplex
+                     rotate:str='random',
                      seed:int=0, # seed of the random rotations
                     )->Tensor:
     "GridPE frequency vectors $W_{h,p}$ for every head and channel pair: (n_heads, head_dim//2, n), float32."
     H, S, M = check_int(n_heads, 'n_heads'), n_scales(head_dim, n), n_directions(n)
-    if rotate not in ('random', 'head', 'fixed'): raise ValueError(f"rotate must be 'random', 'head' or 'fixed', got {rotate!r}")
+    if rotate not in ('random', 'head', 'fixed'):
+        raise ValueError(f"rotate must be 'random', 'head' or 'fixed', got {rotate!r}")
     om, g = simplex_wave_vectors(n, torch.float64), torch.Generator().manual_seed(seed)   # M, n
     if rotate == 'random': R = random_rotation(n, H*S, g, torch.float64).view(H, S, n, n)
     elif rotate == 'head': R = random_rotation(n, H, g, torch.float64)[:, None].expand(H, S, n, n)

@@ -1,4 +1,4 @@
-"""The GridPE derivations (simplex wave vectors, the economy principle, relative position and the multi-scale kernel) derived and checked exactly with sympy.
+"""GridPE's derivations (simplex wave vectors, economy principle, relative position, kernel) checked exactly with sympy.
 
 Docs: https://gridpe.github.io/gridpe/theory.html.md"""
 
@@ -25,7 +25,7 @@ def centred_basis(n:int, # spatial dimensions
 # %% ../nbs/00_theory.ipynb #22356199
 def plane_basis(n:int, # spatial dimensions
                )->sp.Matrix:
-    "Exact orthonormal basis of the plane $\\sum_i x_i = 0$ in $\\mathbb{R}^{n+1}$, as the columns of an (n+1, n) matrix."
+    "Exact orthonormal basis of the plane $\\sum_i x_i = 0$ in $\\mathbb{R}^{n+1}$: the columns of an (n+1, n) matrix."
     n = check_int(n, 'n')
     span = [sp.Matrix([1 if j == i else -1 if j == i+1 else 0 for j in range(n+1)]) for i in range(n)]  # e_i - e_{i+1}
     return sp.Matrix.hstack(*sp.GramSchmidt(span, orthonormal=True))
@@ -64,5 +64,5 @@ def max_base(head_dim:int, # channels per attention head, d
 def rel_kernel(W:Tensor, # frequency (wave) vectors, one per channel pair: (..., P, n)
                d:Tensor, # offsets: (..., n)
               )->Tensor:
-    "The relative-position kernel $h(d) = \\frac{1}{P}\\sum_\\omega \\cos(\\omega^\\top d)$ of a rotary embedding with equal weights."
+    "The relative-position kernel $h(d) = \\frac{1}{P}\\sum_\\omega \\cos(\\omega^\\top d)$ (equal weights)."
     return torch.cos(d @ W.transpose(-1, -2)).mean(-1)  # eq. kernel
