@@ -359,7 +359,7 @@ d = { 'settings': { 'branch': 'main',
                             'gridpe.vit.ViT.forward_features': ('vit.html#vit.forward_features', 'gridpe/vit.py'),
                             'gridpe.vit.ViT.no_weight_decay': ('vit.html#vit.no_weight_decay', 'gridpe/vit.py'),
                             'gridpe.vit.ViT.patch_positions': ('vit.html#vit.patch_positions', 'gridpe/vit.py'),
-                            'gridpe.vit._vit': ('vit.html#_vit', 'gridpe/vit.py'),
+                            'gridpe.vit._vit_args': ('vit.html#_vit_args', 'gridpe/vit.py'),
                             'gridpe.vit.vit_nano': ('vit.html#vit_nano', 'gridpe/vit.py'),
                             'gridpe.vit.vit_small': ('vit.html#vit_small', 'gridpe/vit.py'),
                             'gridpe.vit.vit_tiny': ('vit.html#vit_tiny', 'gridpe/vit.py')}}}

@@ -1,4 +1,4 @@
-"""PCT (Guo et al. 2021) with the positional embedding applied to the queries and keys of its offset-attention layers; sampling and grouping use the batched point geometry of `gridpe.geometry`.
+"""PCT (Guo et al. 2021) with the positional embedding on the queries and keys of its offset-attention layers.
 
 Docs: https://gridpe.github.io/gridpe/pct.html.md"""
 
@@ -19,13 +19,13 @@ __all__ = ['PCT_ARCHS', 'PointwiseConv', 'LocalOp', 'local_op_reference', 'sampl
 
 # %% ../nbs/06_pct.ipynb #c88b3f78
 class PointwiseConv(nn.Conv1d):
-    "`nn.Conv1d(c_in, c_out, 1)` for channel-last rows (…, c_in) → (…, c_out), not (N, C, L): one matrix product, the same weights and state dict."
+    "`nn.Conv1d(c_in, c_out, 1)` on channel-last rows (…, c_in) → (…, c_out): one matrix product, the same state dict."
     def __init__(self, c_in:int, c_out:int, bias:bool=True): super().__init__(c_in, c_out, 1, bias=bias)
     def forward(self, x:Tensor)->Tensor: return F.linear(x, self.weight[..., 0], self.bias)   # …, c_out
 
 # %% ../nbs/06_pct.ipynb #ce1976f1
 class LocalOp(nn.Module):
-    "PCT's neighbour embedding: two shared linear layers with BN and ReLU over each group, then a max over the neighbours."
+    "PCT's neighbour embedding: two shared linear layers with BN and ReLU, then a max over the neighbours."
     def __init__(self, c_in:int, c_out:int):
         super().__init__()
         self.net = nn.Sequential(PointwiseConv(c_in, c_out, bias=False), nn.BatchNorm1d(c_out), nn.ReLU(),
@@ -38,7 +38,7 @@ class LocalOp(nn.Module):
 def local_op_reference(op:LocalOp, # the module whose weights are used
                        g:Tensor, # groups: B, S, k, C
                       )->Tensor:
-    "`op` computed in the reference's layout, groups as (B·S, C, k) through 1×1 convolutions, max over the last axis: (B, S, c_out)."
+    "`op` in the reference's layout: groups as (B·S, C, k) through 1×1 convolutions, max over the last axis."
     B, S, k, C = g.shape; x = g.reshape(B*S, k, C).transpose(1, 2)
     for l in op.net: x = F.conv1d(x, l.weight) if isinstance(l, nn.Conv1d) else l(x)
     return x.amax(-1).view(B, S, -1)
@@ -73,8 +73,9 @@ class OffsetAttention(nn.Module):
                )->Tensor:
         "x + ReLU(BN(Linear(x - Attn(x)))): (B, C, N)."
         qk = self.q_conv(x).transpose(1, 2)                                          # B, N, C/4 (a view): q = k
-        qk = qk[:, None] if table is None else rope_qkv(qk[:, :, None, None], table.cos, table.sin, n_rot=1)[0]   # B, 1, N, C/4
-        v = self.v_conv(x)                                                           # B, C, N, under autocast like the other projections
+        if table is None: qk = qk[:, None]                                           # B, 1, N, C/4
+        else: qk = rope_qkv(qk[:, :, None, None], table.cos, table.sin, n_rot=1)[0]
+        v = self.v_conv(x)                                         # B, C, N, under autocast like the other projections
         with torch.autocast(x.device.type, enabled=False):                         # unscaled logits: keep them float32
             qk = qk.float()
             attn = (qk @ qk.transpose(-1, -2))[:, 0].softmax(-1)                   # B, N, N
@@ -90,17 +91,26 @@ class PCT(nn.Module):
                  centres:str='proportional', # 'proportional' (N and N/2 centres) or 'fixed' (512 and 256)
                  k:int=32, # neighbours per centre
                  pool:str='max+avg', # global pooling: 'max+avg' (concatenated) or 'max' (the reference code)
-                 pos_scale:float|dict=32., # positions given to the embedding: xyz × pos_scale, or a dict of scales per kind (official: gridpe 1, rope_axial 10)
+                 # positions given to the embedding: xyz × pos_scale, or a dict of scales per kind
+                 # (official: gridpe 1, rope_axial 10)
+                 pos_scale:float|dict=32.,
                  pe_kwargs:dict|None=None, # passed to make_pe
                  c:int=256, # attention width (the reference's 256); the other widths scale with it
-                 pe_per_block:bool|None=None, # one rotary embedding per attention layer; None: the kind's default (RoPE-Mixed per layer, the others shared)
-                 ape:str='mlp_once', # for pe='ape': 'mlp_once' (an MLP on xyz added to the tokens once) or 'conv_every' (official: a linear map added at every layer's input)
+                 # one rotary embedding per attention layer; None: the kind's default
+                 # (RoPE-Mixed per layer, the others shared)
+                 pe_per_block:bool|None=None,
+                 # for pe='ape': 'mlp_once' (an MLP on xyz added to the tokens once) or 'conv_every'
+                 # (official: a linear map added at every layer's input)
+                 ape:str='mlp_once',
                 ):
         super().__init__()
-        if centres not in ('proportional', 'fixed'): raise ValueError(f"centres must be 'proportional' or 'fixed', got {centres!r}")
+        if centres not in ('proportional', 'fixed'):
+            raise ValueError(f"centres must be 'proportional' or 'fixed', got {centres!r}")
         if pool not in ('max+avg', 'max'): raise ValueError(f"pool must be 'max+avg' or 'max', got {pool!r}")
-        if ape not in ('mlp_once', 'conv_every'): raise ValueError(f"ape must be 'mlp_once' or 'conv_every', got {ape!r}")
-        if isinstance(pos_scale, dict) and pe not in pos_scale and pe != 'none': raise ValueError(f"pos_scale has no scale for {pe!r}: {pos_scale}")
+        if ape not in ('mlp_once', 'conv_every'):
+            raise ValueError(f"ape must be 'mlp_once' or 'conv_every', got {ape!r}")
+        if isinstance(pos_scale, dict) and pe not in pos_scale and pe != 'none':
+            raise ValueError(f"pos_scale has no scale for {pe!r}: {pos_scale}")
         self.pe_kind, self.centres, self.k, self.pool, self.ape = pe, centres, k, pool, ape
         self.pos_scale = float(pos_scale.get(pe, 1.) if isinstance(pos_scale, dict) else pos_scale)
         e = c // 4                                                                   # per-point embedding width (64)
@@ -111,17 +121,20 @@ class PCT(nn.Module):
                                  nn.Conv1d(c, c, 1, bias=False), nn.BatchNorm1d(c), nn.ReLU())
         self.sa = nn.ModuleList(OffsetAttention(c) for _ in range(4))
         kw = {'hidden': 0, **(pe_kwargs or {})} if pe == 'ape' and ape == 'conv_every' else pe_kwargs or {}
-        self.pe = make_pe(pe, c // 4, 1, 3, dim=c, depth=len(self.sa), per_block=pe_per_block, **kw)   # rotary: c/4-channel q, k (one head); ape: c-wide tokens
+        # rotary: c/4-channel q, k (one head); ape: c-wide tokens
+        self.pe = make_pe(pe, c // 4, 1, 3, dim=c, depth=len(self.sa), per_block=pe_per_block, **kw)
         self.fuse = nn.Sequential(nn.Conv1d(5*c, 4*c, 1, bias=False), nn.BatchNorm1d(4*c), nn.LeakyReLU(0.2))
-        self.head = nn.Sequential(nn.Linear(8*c if pool == 'max+avg' else 4*c, 2*c, bias=False), nn.BatchNorm1d(2*c), nn.LeakyReLU(0.2), nn.Dropout(0.5),
-                                  nn.Linear(2*c, c), nn.BatchNorm1d(c), nn.LeakyReLU(0.2), nn.Dropout(0.5), nn.Linear(c, n_classes))
+        self.head = nn.Sequential(nn.Linear(8*c if pool == 'max+avg' else 4*c, 2*c, bias=False), nn.BatchNorm1d(2*c),
+                                  nn.LeakyReLU(0.2), nn.Dropout(0.5),
+                                  nn.Linear(2*c, c), nn.BatchNorm1d(c), nn.LeakyReLU(0.2), nn.Dropout(0.5),
+                                  nn.Linear(c, n_classes))
 
     def n_centres(self, n:int)->tuple[int, int]:
         "Centres of the two sample-and-group stages for an input of n points."
         return (n, n // 2) if self.centres == 'proportional' else (min(512, n), min(256, n))
 
     def no_weight_decay(self)->set[str]:
-        "Parameters kept out of weight decay (timm's convention): the embedding's learnt positions (every layer's, if per layer)."
+        "Parameters kept out of weight decay (timm's convention): the embedding's learnt positions."
         return {f'pe.{n}' for n in self.pe.no_weight_decay()}
 
     def forward(self, xyz:Tensor, # points: B, N, 3
@@ -132,8 +145,8 @@ class PCT(nn.Module):
         c0, g = sample_and_group(s0, self.k, xyz, f); f = self.local0(g)              # B, s0, 128
         c1, g = sample_and_group(s1, self.k, c0, f); f = self.local1(g)               # B, s1, 256
         pos, every = c1 * self.pos_scale, self.pe.additive and self.ape == 'conv_every'
-        f, table = (f, None) if every else self.pe.encode(f, pos)                     # + APE once, or the rotary table(s) once
-        e = self.pe(pos).transpose(1, 2) if every else None                            # B, 256, s1: added at every layer's input
+        f, table = (f, None) if every else self.pe.encode(f, pos)      # + APE once, or the rotary table(s) once
+        e = self.pe(pos).transpose(1, 2) if every else None            # B, 256, s1: added at every layer's input
         tables = [None] * len(self.sa) if table is None else table.blocks(len(self.sa))   # each layer's table
         x, outs = self.pre(f.transpose(1, 2)), []                                      # B, 256, s1
         for sa, t in zip(self.sa, tables): x = sa(x if e is None else x + e, t); outs.append(x)

@@ -1,4 +1,4 @@
-"""A ViT with a pluggable positional embedding (any `make_pe` kind) that evaluates at any input size: positions are recomputed for each patch grid.
+"""A ViT with a pluggable positional embedding that evaluates at any input size.
 
 Docs: https://gridpe.github.io/gridpe/vit.html.md"""
 
@@ -6,8 +6,10 @@ Docs: https://gridpe.github.io/gridpe/vit.html.md"""
 
 # %% ../nbs/05_vit.ipynb #27d608e1
 from __future__ import annotations
+import inspect
 import torch
 from torch import nn, Tensor
+from fastcore.meta import delegates
 from .rope import make_pe, grid_positions, RotaryTable
 from .attention import Attention
 
@@ -27,7 +29,8 @@ class PatchEmbed(nn.Module):
         p, (H, W) = self.patch_size, x.shape[-2:]
         if H % p or W % p:
             ok = sorted({max(p, (H // p) * p), (H // p + 1) * p})
-            raise ValueError(f"image size {H}x{W} is not divisible by the patch size {p}: use sizes like {' or '.join(map(str, ok))}")
+            raise ValueError(f"image size {H}x{W} is not divisible by the patch size {p}: "
+                             f"use sizes like {' or '.join(map(str, ok))}")
         x = self.proj(x)                                                  # B, dim, H/p, W/p
         return x.flatten(2).transpose(1, 2), tuple(x.shape[-2:])
 
@@ -42,13 +45,14 @@ class DropPath(nn.Module):
 
 # %% ../nbs/05_vit.ipynb #1fea35fc
 class Block(nn.Module):
-    "Pre-norm transformer block: x + γ₁·attn(norm(x)), then x + γ₂·mlp(norm(x)); γ are LayerScale gains (none by default)."
+    "Pre-norm transformer block: attention, then MLP, with stochastic depth and optional LayerScale gains γ₁, γ₂."
     def __init__(self, dim:int, # token dimension
                  heads:int, # attention heads
                  mlp_ratio:float=4., # MLP width / dim
                  drop_path:float=0., # stochastic depth of the block
                  qkv_bias:bool=True, # bias in the q, k, v projection
-                 layer_scale:float|None=None, # initial value of the LayerScale gains γ₁, γ₂ (learnt, one per channel); None: no LayerScale
+                 # initial value of the LayerScale gains γ₁, γ₂ (learnt, one per channel); None: no LayerScale
+                 layer_scale:float|None=None,
                 ):
         super().__init__()
         self.norm1, self.attn = nn.LayerNorm(dim, eps=1e-6), Attention(dim, heads, qkv_bias)
@@ -80,19 +84,28 @@ class ViT(nn.Module):
                  mlp_ratio:float=4., # MLP width / dim
                  drop_path:float=0.1, # stochastic depth of the last block (linearly increasing)
                  pe_kwargs:dict|None=None, # passed to make_pe (e.g. rotate='head', base=10000, ratio=...)
-                 pe_per_block:bool|None=None, # one positional embedding per block (rotary kinds); None: the kind's default (RoPE-Mixed per block, the others shared)
-                 layer_scale:float|None=None, # LayerScale gains' initial value in every block (the official `_LS` models: 1e-4); None: no LayerScale
-                 positions:str='index', # 'index': patch indices (official), other sizes extrapolate; 'scaled': indices × training grid / grid, other sizes interpolate
+                 # one positional embedding per block (rotary kinds); None: the kind's default
+                 # (RoPE-Mixed per block, the others shared)
+                 pe_per_block:bool|None=None,
+                 # LayerScale gains' initial value in every block (the official `_LS` models: 1e-4); None: no LayerScale
+                 layer_scale:float|None=None,
+                 # 'index': patch indices (official), other sizes extrapolate;
+                 # 'scaled': indices × training grid / grid, other sizes interpolate
+                 positions:str='index',
                 ):
         super().__init__()
         if dim % heads: raise ValueError(f"dim={dim} is not divisible by heads={heads}")
         if img_size % patch_size: raise ValueError(f"img_size={img_size} is not divisible by patch_size={patch_size}")
-        if positions not in ('index', 'scaled'): raise ValueError(f"positions must be 'index' or 'scaled', got {positions!r}")
-        self.pe_kind, self.patch_size, self.positions, self.train_grid = pe, patch_size, positions, (img_size // patch_size,) * 2
+        if positions not in ('index', 'scaled'):
+            raise ValueError(f"positions must be 'index' or 'scaled', got {positions!r}")
+        self.pe_kind, self.patch_size, self.positions = pe, patch_size, positions
+        self.train_grid = (img_size // patch_size,) * 2
         self.patch_embed = PatchEmbed(patch_size, in_chans, dim)
         self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))
-        self.pe = make_pe(pe, dim // heads, heads, 2, grid=self.train_grid, depth=depth, per_block=pe_per_block, **(pe_kwargs or {}))
-        self.blocks = nn.ModuleList(Block(dim, heads, mlp_ratio, drop_path * i / max(depth - 1, 1), layer_scale=layer_scale) for i in range(depth))
+        self.pe = make_pe(pe, dim // heads, heads, 2, grid=self.train_grid, depth=depth, per_block=pe_per_block,
+                          **(pe_kwargs or {}))
+        self.blocks = nn.ModuleList(Block(dim, heads, mlp_ratio, drop_path * i / max(depth - 1, 1),
+                                          layer_scale=layer_scale) for i in range(depth))
         self.norm, self.head = nn.LayerNorm(dim, eps=1e-6), nn.Linear(dim, n_classes)
         self.apply(self._init)
         nn.init.trunc_normal_(self.cls_token, std=0.02)
@@ -104,20 +117,22 @@ class ViT(nn.Module):
             if m.bias is not None: nn.init.zeros_(m.bias)
 
     def no_weight_decay(self)->set[str]:
-        "Parameters kept out of weight decay (timm's convention): the CLS token and the embedding's own (every block's, if per block)."
+        "Parameters kept out of weight decay (timm's convention): the CLS token and the embedding's own."
         return {'cls_token'} | {f'pe.{n}' for n in self.pe.no_weight_decay()}
 
     def patch_positions(self, grid:tuple, # the patch grid: rows, columns
                         device=None, # device of the result
                        )->Tensor:
-        "Positions of the patches given to the embedding, (1, N, 2): their indices, or (positions='scaled') indices × training grid / grid."
+        "Positions of the patches given to the embedding, (1, N, 2): see `positions`."
         pos = grid_positions(*grid, device=device)
-        return pos if self.positions == 'index' else pos * pos.new_tensor([t / g for t, g in zip(self.train_grid, grid)])
+        if self.positions == 'index': return pos
+        return pos * pos.new_tensor([t / g for t, g in zip(self.train_grid, grid)])
 
     def forward_features(self, x:Tensor)->Tensor:
         "Token features after the last norm: (B, 1 + N, dim)."
         tok, grid = self.patch_embed(x)                                           # B, N, dim
-        tok, table = self.pe.encode(tok, self.patch_positions(grid, x.device), grid)   # + APE, or the rotary table(s) once
+        # + APE, or the rotary table(s) once
+        tok, table = self.pe.encode(tok, self.patch_positions(grid, x.device), grid)
         x = torch.cat([self.cls_token.expand(len(tok), -1, -1), tok], 1)
         tables = [None] * len(self.blocks) if table is None else table.blocks(len(self.blocks))   # each block's table
         for blk, t in zip(self.blocks, tables): x = blk(x, t, n_prefix=1)
@@ -126,19 +141,28 @@ class ViT(nn.Module):
     def forward(self, x:Tensor)->Tensor: return self.head(self.forward_features(x)[:, 0])
 
 # %% ../nbs/05_vit.ipynb #a58f68ab
-def _vit(dim, depth, heads, n_classes, pe, patch_size, img_size, in_chans, **kwargs):
-    return ViT(n_classes, pe, img_size, patch_size, in_chans, dim, depth, heads, **kwargs)
+def _vit_args(**model_args):
+    "A config's signature: ViT's parameters (fastcore's `delegates`) with `model_args` as their defaults."
+    def _f(f):
+        sig = inspect.signature(delegates(ViT)(f))
+        ps = [p.replace(default=model_args.get(p.name, p.default)) for p in sig.parameters.values()]
+        f.__signature__, f.model_args = sig.replace(parameters=ps), model_args
+        return f
+    return _f
 
-def vit_small(n_classes:int=1000, pe:str='gridpe', heads:int=6, patch_size:int=16, img_size:int=224, in_chans:int=3, **kwargs)->ViT:
-    "ViT-S: embed 384, depth 12 (≈ 22M parameters at 224 px with 1000 classes)."
-    return _vit(384, 12, heads, n_classes, pe, patch_size, img_size, in_chans, **kwargs)
+@_vit_args(dim=384, depth=12, heads=6)
+def vit_small(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
+    "ViT-S: embed 384, depth 12, 6 heads (≈ 22M parameters at 224 px with 1000 classes)."
+    return ViT(n_classes, pe, **dict(vit_small.model_args, **kwargs))
 
-def vit_tiny(n_classes:int=1000, pe:str='gridpe', heads:int=3, patch_size:int=16, img_size:int=224, in_chans:int=3, **kwargs)->ViT:
-    "ViT-Ti: embed 192, depth 12 (≈ 5.7M parameters)."
-    return _vit(192, 12, heads, n_classes, pe, patch_size, img_size, in_chans, **kwargs)
+@_vit_args(dim=192, depth=12, heads=3)
+def vit_tiny(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
+    "ViT-Ti: embed 192, depth 12, 3 heads (≈ 5.7M parameters)."
+    return ViT(n_classes, pe, **dict(vit_tiny.model_args, **kwargs))
 
-def vit_nano(n_classes:int=10, pe:str='gridpe', heads:int=2, patch_size:int=4, img_size:int=28, in_chans:int=1, **kwargs)->ViT:
-    "A 4-block ViT (embed 96) for small images and CPU runs."
-    return _vit(96, 4, heads, n_classes, pe, patch_size, img_size, in_chans, **kwargs)
+@_vit_args(dim=96, depth=4, heads=2, patch_size=4, img_size=28, in_chans=1)
+def vit_nano(n_classes:int=10, pe:str='gridpe', **kwargs)->ViT:
+    "A 4-block ViT (embed 96, 2 heads, 4-pixel patches of 28-pixel grayscale images) for small images and CPU runs."
+    return ViT(n_classes, pe, **dict(vit_nano.model_args, **kwargs))
 
 ARCHS = {'vit_small': vit_small, 'vit_tiny': vit_tiny, 'vit_nano': vit_nano}
