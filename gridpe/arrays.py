@@ -47,6 +47,8 @@ class ArraySet:
         if self.y is not None and len(self.x) != len(self.y):
             raise ValueError(f"{len(self.x)} inputs but {len(self.y)} labels")
         if self.y is not None: check_labels(self.y, self.classes, source)
+        if self.x.is_floating_point() and not (ok := torch.isfinite(self.x.flatten(1)).all(1)).all():
+            raise ValueError(f"{source}: input {int((~ok).nonzero()[0])} holds non-finite values (NaN or inf)")
     def __len__(self): return len(self.x)
     def __getitem__(self, i): return (self.x[i],) if self.y is None else (self.x[i], self.y[i])
     @property

@@ -19,8 +19,9 @@ from .arrays import ArraySet, check_labels, decode_image
 
 # %% auto #0
 __all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR', 'find_split', 'folder_items', 'decode_images',
-           'cache_dir', 'cached', 'files_key', 'image_folder', 'imagenet100', 'read_idx', 'fashion_mnist',
-           'modelnet_h5', 'modelnet_txt', 'fashion_mnist_small', 'furniture_points', 'dataset_format', 'load_dataset']
+           'cache_dir', 'cached', 'files_key', 'typical_side', 'image_folder', 'imagenet100', 'read_idx',
+           'fashion_mnist', 'modelnet_h5', 'modelnet_txt', 'fashion_mnist_small', 'furniture_points', 'dataset_format',
+           'load_dataset']
 
 # %% ../nbs/04a_formats.ipynb #7c4ae590
 IMAGENET100_CLASSES = ['n02869837', 'n01749939', 'n02488291', 'n02107142', 'n13037406', 'n02091831', 'n04517823',
@@ -113,9 +114,21 @@ def files_key(paths:list)->list:
     "Cache key of a list of files: path, size and modification time of each."
     return [(str(p), (s := os.stat(p)).st_size, s.st_mtime_ns) for p in paths]
 
+# %% ../nbs/04a_formats.ipynb #da41eb7e
+def typical_side(paths:list, # image files
+                 k:int=64, # files probed, spread evenly over `paths`
+                )->int:
+    "Median shorter side of up to `k` of the images; an undecodable file is a ValueError naming it."
+    sides = []
+    for f in paths[::max(1, len(paths) // k)][:k]:
+        try:
+            with Image.open(f) as im: sides.append(min(im.size))
+        except Exception as e: raise ValueError(f"{f}: cannot decode image ({type(e).__name__}: {e})") from None
+    return int(np.median(sides))
+
 # %% ../nbs/04a_formats.ipynb #0ab589d9
 def image_folder(root:str|Path, # dataset root with train and test (or val) split folders
-                 size:int|None=None, # side of the stored square images; the first training image's shorter side
+                 size:int|None=None, # side of the stored square images; the training images' median shorter side
                  channels:int=3, # 3 (RGB) or 1 (grayscale)
                  classes:list|None=None, # classes to take; every folder of the train split by default
                  n_workers:int|None=None, # decoding processes
@@ -128,8 +141,7 @@ def image_folder(root:str|Path, # dataset root with train and test (or val) spli
         raise ValueError(f"{te}: class folders {', '.join(extra[:10])} are not among the train split's classes "
                          f"({', '.join(classes[:10])})")
     p_te, y_te, _ = folder_items(te, classes)
-    if size is None:
-        with Image.open(p_tr[0]) as im: size = min(im.size)
+    if size is None: size = typical_side(p_tr)
     size, channels = check_int(size, 'size'), check_int(channels, 'channels')
     if channels not in (1, 3): raise ValueError(f"channels must be 1 or 3, got {channels}")
     dec = lambda ps: cached(dict(files=files_key(ps), size=size, channels=channels, v=1),
@@ -305,8 +317,8 @@ def load_dataset(data:str|Path|None, # a dataset folder (any format `dataset_for
     if fmt == 'modelnet_txt': return modelnet_txt(p, max_size)
     store = math.ceil(max_size / 0.875)
     if fmt == 'imagenet100': return imagenet100(p, store)
-    first = next((f for d in sorted((p/'train').iterdir()) if d.is_dir() for f in sorted(d.iterdir())
-                  if f.suffix.lower() in IMG_EXTS), None)
-    if first is None: raise ValueError(f"{data}: the train folder has no class folders with images")
-    with Image.open(first) as im: native = min(im.size)
+    files = [f for d in sorted((p/'train').iterdir()) if d.is_dir() for f in sorted(d.iterdir())
+             if f.suffix.lower() in IMG_EXTS]
+    if not files: raise ValueError(f"{data}: the train folder has no class folders with images")
+    native = typical_side(files)
     return image_folder(p, native if native <= 64 else min(native, store))
