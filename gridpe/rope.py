@@ -33,12 +33,13 @@ def rotate_pairs(x:Tensor, # queries or keys: …, D (e.g. B, H, N, D)
                  cos:Tensor, # cosines of the angles, broadcastable to …, P with P <= D/2
                  sin:Tensor, # sines of the angles, same shape
                 )->Tensor:
-    "Rotate the first P interleaved channel pairs of `x` by the angles' cos and sin (eq. rotary), in at least float32."
+    "Rotate the first P channel pairs of `x` by the angles' cos and sin (eq. rotary), in at least float32."
     P, D, dt = cos.shape[-1], x.shape[-1], torch.promote_types(x.dtype, torch.float32)
     c, s, xf = cos.to(dt), sin.to(dt), x.to(dt)
     if 2*P < D: c, s = F.pad(c, (0, D//2 - P), value=1.), F.pad(s, (0, D//2 - P))     # pairs beyond P: the identity
     swap = torch.stack([-xf[..., 1::2], xf[..., 0::2]], -1).flatten(-2)                 # (-x₂, x₁) of every pair
-    return (xf * c.repeat_interleave(2, -1) + swap * s.repeat_interleave(2, -1)).to(x.dtype)
+    out = xf * c.repeat_interleave(2, -1) + swap * s.repeat_interleave(2, -1)
+    return out.to(x.dtype) if x.is_floating_point() else out                        # integers: float32
 
 # %% ../nbs/02_rope.ipynb #65707ce3
 def apply_rope(x:Tensor, # queries or keys: B, H, N, D
@@ -84,11 +85,22 @@ def grid_positions(*shape:int, # grid size per axis, e.g. 14, 14
     return torch.stack(torch.meshgrid(*axes, indexing='ij'), -1).reshape(1, -1, len(shape))
 
 # %% ../nbs/02_rope.ipynb #14f96fa7
-def check_pos(pos:Tensor, ndim:int):
-    "Raise a ValueError naming the shape unless `pos` is (B, N, ndim)."
+def _values_unchecked(pos:Tensor)->bool:   # value checks cost a host sync on a GPU and a graph break under compile
+    return pos.device.type != 'cpu' or torch.compiler.is_compiling() or not pos.is_floating_point() or not pos.numel()
+
+def check_pos(pos:Tensor, # positions: B, N, ndim
+              ndim:int, # the embedding's dimensions
+              scale:float|None=None, # the embedding's largest frequency: warn when float32 angles lose precision
+             ):
+    "A ValueError unless `pos` is (B, N, ndim) and, on the CPU, finite; a warning where float32 angles lose precision."
     if not isinstance(pos, Tensor) or pos.ndim != 3 or pos.shape[-1] != ndim:
         raise ValueError(f"positions must have shape (B, N, {ndim}) for ndim={ndim}, "
                          f"got {tuple(getattr(pos, 'shape', ()))}")
+    if _values_unchecked(pos): return
+    if not torch.isfinite(pos).all(): raise ValueError("positions hold non-finite values (NaN or inf)")
+    if scale and pos.dtype != torch.float64 and (m := float(pos.abs().max())*scale) > 2**14:
+        warnings.warn(f"float32 positions up to {m/scale:.3g} give angles up to {m:.3g} rad, rounded by up to "
+                      f"{m*2**-24:.2g} rad: pass float64 positions for exact angles", RuntimeWarning)
 
 # %% ../nbs/02_rope.ipynb #d32e7e4d
 def pe_state(state:Tensor)->dict:
@@ -159,7 +171,8 @@ class RotaryPE(PosEmbed):
                 grid_shape=None, # unused: rotary angles need only the positions
                )->Tensor:
         "The angles θ = W x of the positions: ([n_blocks,] B, n_heads, N, head_dim//2), float32 (or float64)."
-        check_pos(pos, self.ndim)
+        f_max = None if _values_unchecked(pos) else self.freqs.detach().norm(dim=-1).max().item()
+        check_pos(pos, self.ndim, f_max)
         dt = torch.promote_types(pos.dtype, torch.float32)
         with torch.autocast(pos.device.type, enabled=False):
             # B,1,N,1,n and [L,]1,H,1,P,n
