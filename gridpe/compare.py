@@ -19,37 +19,47 @@ __all__ = ['cli_parser', 'main']
 # %% ../nbs/08d_compare.ipynb #4b89fe54
 def _arg_type(hint)->tuple:
     "(element type, is a list) of a Config field's annotation: list[int]|None → (int, True)."
-    if typing.get_origin(hint) in (typing.Union, types.UnionType): hint = next(a for a in typing.get_args(hint) if a is not type(None))
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        hint = next(a for a in typing.get_args(hint) if a is not type(None))
     return (typing.get_args(hint)[0], True) if typing.get_origin(hint) is list else (hint, False)
 
 # %% ../nbs/08d_compare.ipynb #755634c7
 def _defaults_help(name:str)->str:
     "The default of setting `name` per task and with --paper, as --help shows it."
-    fmt = lambda v: (' '.join(map(str, v)) if isinstance(v, list) else json.dumps(v, separators=(',', ':')) if isinstance(v, dict)
+    fmt = lambda v: (' '.join(map(str, v)) if isinstance(v, list)
+                     else json.dumps(v, separators=(',', ':')) if isinstance(v, dict)
                      else f'{v:g}' if isinstance(v, float) else str(v))
     v = {(t, p): getattr(resolve(t, p), name) for t in TASKS for p in (False, True)}
-    if name == 'task' or isinstance(Config.__dataclass_fields__[name].default, bool) or all(x is None for x in v.values()): return ''
+    if name == 'task' or isinstance(Config.__dataclass_fields__[name].default, bool): return ''
+    if all(x is None for x in v.values()): return ''
     if len({repr(x) for x in v.values()}) == 1: return f" (default: {fmt(v['image', False])})"
-    return ' (' + '; '.join(f"{t}: {fmt(v[t, False])}" + (f", --paper {fmt(v[t, True])}" if v[t, True] != v[t, False] else '')
+    paper = lambda t: f", --paper {fmt(v[t, True])}" if v[t, True] != v[t, False] else ''
+    return ' (' + '; '.join(f"{t}: {fmt(v[t, False])}" + paper(t)
                             for t in TASKS if v[t, False] is not None or v[t, True] is not None) + ')'
 
 # %% ../nbs/08d_compare.ipynb #0e9543ec
 def cli_parser()->argparse.ArgumentParser:
     "The parser of `gridpe-compare`: one flag per Config field, its help the field's docment and defaults."
-    keep = ', '.join('--no-' + _flag(k)[2:] if Config.__dataclass_fields__[k].default is True else _flag(k) for k in NOT_IDENTITY)
-    p = argparse.ArgumentParser(prog='gridpe-compare', description='Train every positional embedding at one size and evaluate it across sizes.',
-        epilog=f"A results folder (--out) holds one set of settings: a rerun into it with other settings is refused, naming those that differ "
-               f"(use another --out, or remove the folder); only {keep} may change, so more kinds or seeds resume it. "
-               f"A run that another process is training is skipped.")
+    keep = ', '.join('--no-' + _flag(k)[2:] if Config.__dataclass_fields__[k].default is True else _flag(k)
+                     for k in NOT_IDENTITY)
+    p = argparse.ArgumentParser(
+        prog='gridpe-compare', description='Train every positional embedding at one size and evaluate it across sizes.',
+        epilog=f"A results folder (--out) holds one set of settings: a rerun into it with other settings is refused, "
+               f"naming those that differ (use another --out, or remove the folder); only {keep} may change, so more "
+               f"kinds or seeds resume it. A run that another process is training is skipped.")
     docs, hints = docments(Config, returns=False), typing.get_type_hints(Config)
     for f in fields(Config):
         h, (typ, many) = docs[f.name] + _defaults_help(f.name), _arg_type(hints[f.name])
         if f.name == 'task': p.add_argument('task', choices=list(TASKS), help=h)
-        elif typ is bool and f.default is None: p.add_argument(_flag(f.name), dest=f.name, action=argparse.BooleanOptionalAction, help=h)
-        elif typ is bool: p.add_argument(_flag(('no_' if f.default else '') + f.name), dest=f.name, action='store_const', const=not f.default, help=h)
-        elif typ is dict: p.add_argument(_flag(f.name), nargs='+', help=h, metavar='KIND=VALUE')       # parse_dict reads it (in resolve)
+        elif typ is bool and f.default is None:
+            p.add_argument(_flag(f.name), dest=f.name, action=argparse.BooleanOptionalAction, help=h)
+        elif typ is bool:
+            p.add_argument(_flag(('no_' if f.default else '') + f.name), dest=f.name, action='store_const',
+                           const=not f.default, help=h)
+        elif typ is dict: p.add_argument(_flag(f.name), nargs='+', help=h, metavar='KIND=VALUE')   # parse_dict reads it
         else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper())
-    p.add_argument('--dry-run', action='store_true', help="print the resolved settings as JSON (the run's config.json) and exit")
+    p.add_argument('--dry-run', action='store_true',
+                   help="print the resolved settings as JSON (the run's config.json) and exit")
     return p
 
 # %% ../nbs/08d_compare.ipynb #02ca8e8c

@@ -27,23 +27,28 @@ __all__ = ['NOT_IDENTITY', 'TASKS', 'Config', 'Task', 'CompareError', 'parse_dic
            'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
-NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention', 'margin')   # settings that do not change a run's numbers
+# the settings that do not change a run's numbers
+NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention', 'margin')
 
 @dataclass
 class Config:
     "Every setting of a `gridpe-compare` job; `None` means the task's default (`resolve` fills them)."
     task:str='image' # image (ViTs on images) or points (PCTs on point clouds)
-    data:str|None=None # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
+    # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
+    data:str|None=None
     arch:str|None=None # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny)
     epochs:int|None=None # training epochs
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
-    lr:float|None=None # peak learning rate; the recipe's (ViT 5e-4 × bs / 512, PCT 0.01) except where the small defaults raise it
+    # peak learning rate; the recipe's (ViT 5e-4 × bs / 512, PCT 0.01) except where the small defaults raise it
+    lr:float|None=None
     bs:int|None=None # batch size in total: each of W processes (accelerate launch / torchrun) takes bs // W
     heads:int|None=None # ViT attention heads
     patch_size:int|None=None # ViT patch side (px)
     amp:bool=True # mixed precision on a GPU (bf16 where supported); --no-amp trains in float32
-    paper:bool=False # the paper's protocol as its official code ran it: ViT-S (4 heads) at 224 px for 150 epochs; PCT on 512 points for 100 epochs
+    # the paper's protocol as its official code ran it: ViT-S (4 heads) at 224 px for 150 epochs;
+    # PCT on 512 points for 100 epochs
+    paper:bool=False
     wd:float|None=None # weight decay of the decayed parameters
     label_smoothing:float|None=None # label smoothing of the loss
     mixup:float|None=None # MixUp alpha on images (0: off); with cutmix too, each batch takes one of the two
@@ -53,25 +58,40 @@ class Config:
     momentum:float|None=None # SGD momentum (points)
     drop_path:float|None=None # stochastic depth of the last ViT block (linearly increasing)
     layer_scale:float|None=None # ViT LayerScale gains' initial value (official _LS models: 1e-4); None: no LayerScale
-    positions:str|None=None # ViT patch positions: index (patch indices; other sizes extrapolate) or scaled (other sizes interpolate)
+    # ViT patch positions: index (patch indices; other sizes extrapolate) or scaled (other sizes interpolate)
+    positions:str|None=None
     crop_pct:float|None=None # evaluation centre-crop fraction of images; None: 1.0 for small images, 0.875 otherwise
     three_augment:bool|None=None # DeiT's ThreeAugment on training images (one of grayscale, solarize, blur)
     color_jitter:float|None=None # colour-jitter strength on training images (0: off)
-    repeated_aug:int|None=None # repeated augmentation: each training image this many times per epoch, augmented differently (1: off)
+    # repeated augmentation: each training image this many times per epoch, augmented differently (1: off)
+    repeated_aug:int|None=None
     pool:str|None=None # PCT global pooling: max+avg (concatenated) or max (official)
-    ape:str|None=None # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention input)
-    pos_scale:dict|None=None # PCT positions each kind sees, xyz × scale: JSON, kind=scale pairs (others keep theirs) or one number for every kind
-    sample:str|None=None # how training shapes are reduced to --size points: first (official), random or fps; evaluation takes the first
-    pe_options:dict|None=None # extra model settings per kind (pe_per_block, pe_kwargs such as base and rotate): JSON or kind=JSON pairs; a kind named replaces its entry
-    best:bool|None=None # also report the epoch of best validation top-1 at the training size (saved, reloaded, evaluated); both are recorded, labelled
+    # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention
+    # input)
+    ape:str|None=None
+    # PCT positions each kind sees, xyz × scale: JSON, kind=scale pairs (others keep theirs) or one number for every
+    # kind
+    pos_scale:dict|None=None
+    # how training shapes are reduced to --size points: first (official), random or fps; evaluation takes the first
+    sample:str|None=None
+    # extra model settings per kind (pe_per_block, pe_kwargs such as base and rotate): JSON or kind=JSON pairs; a kind
+    # named replaces its entry
+    pe_options:dict|None=None
+    # also report the epoch of best validation top-1 at the training size (saved, reloaded, evaluated); both are
+    # recorded, labelled
+    best:bool|None=None
     pe:list[str]|None=None # positional embeddings to compare
     seeds:list[int]|None=None # random seeds
     out:str|None=None # results folder
     device:str|None=None # cpu, cuda, cuda:1 …; the GPU when there is one
     jobs:int=1 # (kind, seed) runs trained at once, each in its own process: for a GPU (slower on a few CPU cores)
     quiet:bool=False # print nothing but errors (for scripts)
-    resume:bool=True # save each run's state after every epoch (out/checkpoints, removed when the run is done) and continue a cut run from its last epoch
-    attention:bool=False # ViTs: also record mean attention distance and entropy per block and head at every size (out/attention/<kind>_seed<seed>.csv), for runs it trains
+    # save each run's state after every epoch (out/checkpoints, removed when the run is done) and continue a cut run
+    # from its last epoch
+    resume:bool=True
+    # ViTs: also record mean attention distance and entropy per block and head at every size
+    # (out/attention/<kind>_seed<seed>.csv), for runs it trains
+    attention:bool=False
     margin:float=1. # equivalence margin of the verdicts in points: two kinds within ±margin (by TOST) are 'equivalent'
 
     def identity(self)->dict:
@@ -82,7 +102,8 @@ class Config:
 @dataclass(frozen=True)
 class Task:
     "What `gridpe-compare` needs for one task (a row of `TASKS`)."
-    load:Callable # the dataset: (folder or None for the embedded one, max_size=largest size) -> {'train', 'test'} ArraySets
+    # the dataset: (folder or None for the embedded one, max_size=largest size) -> {'train', 'test'} ArraySets
+    load:Callable
     dls:Callable # DataLoaders: (data, size, eval_sizes, bs, device=, **data_args) -> DataLoaders with `eval`
     learner:Callable # Learner: (dls, pe, arch=, lr=, fp16=, cbs=, **learner_args, **model_args)
     archs:dict # architecture names and constructors
@@ -96,35 +117,111 @@ class Task:
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
 
 # %% ../nbs/08_config.ipynb #5b316abb
-_POSITIONED = [k for k in PE_KINDS if k != 'none']                   # the kinds that see positions: the keys of pos_scale
+_POSITIONED = [k for k in PE_KINDS if k != 'none']                   # the kinds that see positions: pos_scale's keys
 TASKS = {
-    'image': Task(partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
-                  model_args=('heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
-                  data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug'),
-                  learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr'),
-                  defaults=dict(arch='vit_nano', heads=2, patch_size=4, epochs=5, size=28, bs=128, lr=2e-3, eval_sizes=[20, 28, 36, 44, 56],
-                                wd=0.05, label_smoothing=0.1, mixup=0., cutmix=0., warmup_epochs=None, min_lr=0., drop_path=0.1, layer_scale=None,
-                                positions='index', crop_pct=None, three_augment=False, color_jitter=0., repeated_aug=1, best=False, pe_options={},
-                                pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0]),
-                  paper=dict(arch='vit_small', heads=4, patch_size=16, epochs=150, size=224, bs=256, lr=5e-4,
-                             eval_sizes=[160, 192, 224, 256, 320, 384, 448, 512], wd=0.03, label_smoothing=0., mixup=0.8, cutmix=1.,
-                             warmup_epochs=5, min_lr=1e-5, drop_path=0., layer_scale=1e-4, positions='index', crop_pct=1., three_augment=True,
-                             color_jitter=0.3, repeated_aug=3, best=True, pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'],
-                             pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 10000, 'rotate': 'head'}},
-                                         'rope_mixed': {'pe_per_block': True}, 'rope_axial': {'pe_per_block': False}}),
-                  recipe_lr=lambda bs: 5e-4 * bs / 512),
-    'points': Task(partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points',
-                   model_args=('pool', 'ape', 'pos_scale'), data_args=('sample',), learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr'),
-                   defaults=dict(arch='pct_tiny', epochs=4, size=256, bs=32, lr=0.05, eval_sizes=[128, 256, 512, 1024],
-                                 wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=0., pool='max+avg', ape='mlp_once',
-                                 pos_scale=dict.fromkeys(_POSITIONED, 32.), sample='random', best=False, pe_options={},
-                                 pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0]),
-                   paper=dict(arch='pct', epochs=100, size=512, bs=32, lr=5e-3, eval_sizes=list(range(256, 2049, 128)),
-                              wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=5e-5, pool='max', ape='conv_every',
-                              pos_scale={'gridpe': 1., 'rope_axial': 10., 'rope_mixed': 10., 'ape': 1.}, sample='first', best=True,
-                              pe=['none', 'ape', 'rope_axial', 'gridpe', 'rope_mixed'],
-                              pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}}),
-                   recipe_lr=lambda bs: 0.01, n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
+    'image': Task(
+        partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
+        model_args=('heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
+        data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug'),
+        learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr'),
+        defaults=dict(
+            arch='vit_nano',
+            heads=2,
+            patch_size=4,
+            epochs=5,
+            size=28,
+            bs=128,
+            lr=2e-3,
+            eval_sizes=[20, 28, 36, 44, 56],
+            wd=0.05,
+            label_smoothing=0.1,
+            mixup=0.,
+            cutmix=0.,
+            warmup_epochs=None,
+            min_lr=0.,
+            drop_path=0.1,
+            layer_scale=None,
+            positions='index',
+            crop_pct=None,
+            three_augment=False,
+            color_jitter=0.,
+            repeated_aug=1,
+            best=False,
+            pe_options={},
+            pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'],
+            seeds=[0]),
+        paper=dict(
+            arch='vit_small',
+            heads=4,
+            patch_size=16,
+            epochs=150,
+            size=224,
+            bs=256,
+            lr=5e-4,
+            eval_sizes=[160, 192, 224, 256, 320, 384, 448, 512],
+            wd=0.03,
+            label_smoothing=0.,
+            mixup=0.8,
+            cutmix=1.,
+            warmup_epochs=5,
+            min_lr=1e-5,
+            drop_path=0.,
+            layer_scale=1e-4,
+            positions='index',
+            crop_pct=1.,
+            three_augment=True,
+            color_jitter=0.3,
+            repeated_aug=3,
+            best=True,
+            pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'],
+            pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 10000, 'rotate': 'head'}},
+                        'rope_mixed': {'pe_per_block': True},
+                        'rope_axial': {'pe_per_block': False}}),
+        recipe_lr=lambda bs: 5e-4 * bs / 512),
+    'points': Task(
+        partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points',
+        model_args=('pool', 'ape', 'pos_scale'),
+        data_args=('sample',),
+        learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr'),
+        defaults=dict(
+            arch='pct_tiny',
+            epochs=4,
+            size=256,
+            bs=32,
+            lr=0.05,
+            eval_sizes=[128, 256, 512, 1024],
+            wd=5e-4,
+            label_smoothing=0.2,
+            momentum=0.9,
+            min_lr=0.,
+            pool='max+avg',
+            ape='mlp_once',
+            pos_scale=dict.fromkeys(_POSITIONED, 32.),
+            sample='random',
+            best=False,
+            pe_options={},
+            pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'],
+            seeds=[0]),
+        paper=dict(
+            arch='pct',
+            epochs=100,
+            size=512,
+            bs=32,
+            lr=5e-3,
+            eval_sizes=list(range(256, 2049, 128)),
+            wd=5e-4,
+            label_smoothing=0.2,
+            momentum=0.9,
+            min_lr=5e-5,
+            pool='max',
+            ape='conv_every',
+            pos_scale={'gridpe': 1., 'rope_axial': 10., 'rope_mixed': 10., 'ape': 1.},
+            sample='first',
+            best=True,
+            pe=['none', 'ape', 'rope_axial', 'gridpe', 'rope_mixed'],
+            pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}}),
+        recipe_lr=lambda bs: 0.01,
+        n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
 }
 
 # %% ../nbs/08_config.ipynb #467cc56d
@@ -136,7 +233,7 @@ def _flag(name:str)->str: return '--' + name.replace('_', '-')   # a setting as 
 # %% ../nbs/08_config.ipynb #ea09c237
 def parse_dict(words:list|str, # the flag's words: one JSON object, key=value pairs, or one number
               )->dict|float:
-    "The value of a per-kind flag: a JSON object or key=value pairs (values JSON where they parse, else text) as a dict; one number as it is."
+    "The value of a per-kind flag: a dict, or one number as it is."
     words = [words] if isinstance(words, str) else [str(w) for w in words]
     if len(words) == 1:
         try: v = json.loads(words[0])
@@ -155,7 +252,7 @@ def resolve(task:str='image', # a key of TASKS
             paper:bool=False, # start from the paper's protocol
             **flags, # Config fields given explicitly; None means not given
            )->Config:
-    "A job's settings: the task's defaults, then --paper's, then the flags given; learning rate, per-kind settings and folder resolved."
+    "A job's settings: the task's defaults, then --paper's, then the flags given; the rest resolved."
     if task not in TASKS: raise CompareError(f"unknown task {task!r}: choose from {', '.join(TASKS)}")
     t, flags = TASKS[task], {k: v for k, v in flags.items() if v is not None}
     s = copy.deepcopy({**t.defaults, **(t.paper if paper else {})})
@@ -163,9 +260,10 @@ def resolve(task:str='image', # a key of TASKS
         if k not in flags: continue
         v = parse_dict(flags[k]) if isinstance(flags[k], (str, list)) else flags[k]
         if k == 'pos_scale' and not isinstance(v, dict): v = dict.fromkeys(_POSITIONED, v)      # one number: every kind
-        if not isinstance(v, dict): raise CompareError(f"{_flag(k)} must be per kind (JSON or kind=value pairs), got {v!r}")
-        flags[k] = {**(s.get(k) or {}), **copy.deepcopy(v)}                                 # the kinds named replace theirs
-    if flags.get('arch', s['arch']) != s['arch'] and 'lr' not in flags: s['lr'] = None      # another model: its recipe's rate
+        if not isinstance(v, dict):
+            raise CompareError(f"{_flag(k)} must be per kind (JSON or kind=value pairs), got {v!r}")
+        flags[k] = {**(s.get(k) or {}), **copy.deepcopy(v)}                       # the kinds named replace theirs
+    if flags.get('arch', s['arch']) != s['arch'] and 'lr' not in flags: s['lr'] = None  # another model: recipe's rate
     cfg = Config(task=task, paper=bool(paper), **{**s, **flags})
     if cfg.lr is None: cfg.lr = t.recipe_lr(cfg.bs)
     cfg.out = str(cfg.out or Path('gridpe-runs')/(task + ('-paper' if paper else '')))
@@ -174,8 +272,9 @@ def resolve(task:str='image', # a key of TASKS
 
 # %% ../nbs/08_config.ipynb #2c4e0358
 def check_numbers(cfg:Config):
-    "CompareError for a count below 1 (epochs, sizes, batch, jobs, heads, patch, repeats), a negative seed or warm-up, a rate, crop or scale ≤ 0, a negative decay, smoothing, mixing, drop, jitter or momentum."
-    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'heads', 'patch_size', 'repeated_aug') if getattr(cfg, k) is not None]
+    "CompareError for a count, seed, rate, scale or fraction out of its range."
+    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'heads', 'patch_size', 'repeated_aug')
+              if getattr(cfg, k) is not None]
     try:
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
         for s in cfg.seeds: check_int(s, '--seeds', 0)
@@ -186,7 +285,8 @@ def check_numbers(cfg:Config):
         for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
         for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum'):
             v = getattr(cfg, k)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0):
+            if v is None: continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
                 raise ValueError(f"{_flag(k)} must be a number >= 0, got {v!r}")
     except ValueError as e: raise CompareError(str(e)) from None
 
@@ -203,28 +303,37 @@ def valid_heads(width:int, # token width
     return [h for h in range(1, width + 1) if width % h == 0 and (width // h) % 2 == 0 and width // h >= 2 * ndim]
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
-_CHOICES = dict(positions=('index', 'scaled'), pool=('max+avg', 'max'), ape=('mlp_once', 'conv_every'), sample=('first', 'random', 'fps'))
+_CHOICES = dict(positions=('index', 'scaled'), pool=('max+avg', 'max'), ape=('mlp_once', 'conv_every'),
+                sample=('first', 'random', 'fps'))
 
 def check_model(cfg:Config):
-    "CompareError for an unknown kind or architecture, a setting the task does not use, an unknown choice or per-kind entry, heads that do not fit, sizes the patch does not divide."
+    "CompareError for a kind, architecture, setting, choice, head count or size the job cannot build."
     t = TASKS[cfg.task]
-    if bad := [k for k in cfg.pe if k not in PE_KINDS]: raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
-    if cfg.arch not in t.archs: raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
+    if bad := [k for k in cfg.pe if k not in PE_KINDS]:
+        raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
+    if cfg.arch not in t.archs:
+        raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
     used = {*t.model_args, *t.data_args, *t.learner_args}
-    if bad := [_flag(k) for k in dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
-               if k not in used and getattr(cfg, k) is not None]: raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
+    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
+    if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
+        raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in _CHOICES.items():
-        if (v := getattr(cfg, k)) is not None and v not in ok: raise CompareError(f"{_flag(k)} {v}: choose from {', '.join(ok)}")
+        if (v := getattr(cfg, k)) is not None and v not in ok:
+            raise CompareError(f"{_flag(k)} {v}: choose from {', '.join(ok)}")
     for k in ('pos_scale', 'pe_options'):
-        if bad := [x for x in (getattr(cfg, k) or {}) if x not in PE_KINDS]: raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
-    if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]: raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
+        if bad := [x for x in (getattr(cfg, k) or {}) if x not in PE_KINDS]:
+            raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
+    if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]:
+        raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
     if cfg.heads is not None and cfg.heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
-        raise CompareError(f"--heads {cfg.heads} does not split {cfg.arch}'s width {w} into heads of an even number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
+        raise CompareError(f"--heads {cfg.heads} does not split {cfg.arch}'s width {w} into heads of an even number "
+                           f"(at least 4) of channels: use one of {', '.join(map(str, ok))}")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):
-        raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. " + ', '.join(f"{(s//p)*p} or {(s//p+1)*p}" for s in bad))
+        raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. "
+                           + ', '.join(f"{(s//p)*p} or {(s//p+1)*p}" for s in bad))
 
 # %% ../nbs/08_config.ipynb #75d284bc
 def check_settings(cfg:Config):
@@ -235,7 +344,7 @@ def check_settings(cfg:Config):
 def model_kwargs(cfg:Config, # the job's settings (resolved)
                  pe:str, # positional embedding kind
                 )->dict:
-    "The architecture's settings for kind `pe`: the task's model settings, then `cfg.pe_options[pe]`; `pos_scale` as that kind's number."
+    "The architecture's settings for kind `pe`: the task's, then `cfg.pe_options[pe]`."
     kw = {k: getattr(cfg, k) for k in TASKS[cfg.task].model_args}
     if isinstance(kw.get('pos_scale'), dict):
         if pe in kw['pos_scale']: kw['pos_scale'] = kw['pos_scale'][pe]
@@ -247,13 +356,13 @@ def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate
                 cfg:Config, # the job's settings (resolved)
                 names:tuple, # Config fields for `fn`
                )->dict:
-    "The settings `names` of `cfg` for `fn`: those set (not None); one that `fn` does not declare only where it differs from the task's default."
+    "The settings `names` of `cfg` that are set and that `fn` declares or that differ from the task's default."
     ps, d = inspect.signature(fn).parameters, TASKS[cfg.task].defaults
     return {k: v for k in names if (v := getattr(cfg, k)) is not None and (k in ps or v != d.get(k))}
 
 # %% ../nbs/08_config.ipynb #c28f130a
 def load_data(cfg:Config)->dict:
-    "The dataset of `cfg`: `cfg.data` in any format `gridpe.formats.load_dataset` recognises, or the task's embedded one."
+    "The dataset of `cfg`: `cfg.data` in any format `load_dataset` recognises, or the task's embedded one."
     folder = None if cfg.data is None else os.path.abspath(os.path.expanduser(cfg.data))   # as given in config.json
     return TASKS[cfg.task].load(folder, max_size=max([cfg.size, *cfg.eval_sizes]))
 
@@ -266,5 +375,5 @@ def check_data(cfg:Config, data:dict):
 
 # %% ../nbs/08_config.ipynb #a8ba720f
 def to_json(cfg:Config)->str:
-    "The settings as `--dry-run` prints them and `config.json` holds them: the fields, then `kinds` (each kind's model settings)."
+    "The settings as `--dry-run` prints them and `config.json` holds them."
     return json.dumps({**asdict(cfg), 'kinds': {k: model_kwargs(cfg, k) for k in cfg.pe}}, indent=1)

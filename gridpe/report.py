@@ -30,14 +30,16 @@ def summary(res:pd.DataFrame, # results rows (read_results, or a results.csv rea
             checkpoint:str='last', # 'last' or 'best' epoch; rows without a checkpoint column are the last
             by:str='pe', # the column whose values head the table's columns (e.g. an ablation's arm)
            )->pd.DataFrame:
-    "Table of accuracy (%) of one checkpoint: rows sizes, columns kinds (labelled 'pe (<checkpoint>)'), 'mean ± std' over seeds (std shown with two or more seeds)."
+    "Table of accuracy (%) of one checkpoint: rows sizes, columns kinds, 'mean ± std' over seeds."
     ck = res['checkpoint'].fillna('last') if 'checkpoint' in res else pd.Series('last', index=res.index)
     r = res[(res.metric == metric) & (ck == checkpoint)]
     if r.empty: return pd.DataFrame(index=pd.Index([], name='size'), columns=pd.Index([], name=f'{by} ({checkpoint})'))
     g = r.groupby(['size', by])['value']
     fmt = lambda m, s, n: f"{100*m:.1f} ± {100*s:.1f}" if n > 1 else f"{100*m:.1f}"
-    t = pd.DataFrame({'m': g.mean(), 's': g.std(), 'n': g.count()}).apply(lambda r: fmt(r.m, r.s, r.n), axis=1).unstack(by)
-    order = [k for k in PE_KINDS if k in t.columns] + [k for k in r[by].unique() if k not in PE_KINDS]   # kinds first, then in order of appearance
+    t = pd.DataFrame({'m': g.mean(), 's': g.std(), 'n': g.count()})
+    t = t.apply(lambda r: fmt(r.m, r.s, r.n), axis=1).unstack(by)
+    # kinds first, then in order of appearance
+    order = [k for k in PE_KINDS if k in t.columns] + [k for k in r[by].unique() if k not in PE_KINDS]
     return t[order].rename_axis(columns=f'{by} ({checkpoint})')
 
 # %% ../nbs/08b_report.ipynb #9b4d4605
@@ -55,9 +57,10 @@ def verdicts(res:pd.DataFrame, # results rows with two or more seeds per kind
 def report(cfg:Config, # the job's settings
            res:pd.DataFrame, # the folder's finished rows (merge_results)
           )->pd.DataFrame|None:
-    "Tables (printed: last epoch, and best epoch where recorded) and plot (results.png, last epoch) of the job's kinds and seeds among the finished runs; returns the last epoch's table."
+    "Print the tables and write the plot of the job's finished runs; returns the last epoch's table."
     out, res = Path(cfg.out), res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds)]
-    if missing := [f"{pe} seed {s}" for pe in cfg.pe for s in cfg.seeds if not ((res.pe == pe) & (res.seed == s)).any()]:
+    if missing := [f"{pe} seed {s}" for pe in cfg.pe for s in cfg.seeds
+                   if not ((res.pe == pe) & (res.seed == s)).any()]:
         say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
     if res.empty: return None
     last = res[(res.metric == 'top1') & (res.checkpoint == 'last')]
@@ -65,10 +68,12 @@ def report(cfg:Config, # the job's settings
     ax.set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
     with atomic_file(out/'results.png', 'wb') as f: ax.figure.savefig(f, format='png', dpi=120, bbox_inches='tight')
     plt.close(ax.figure)
-    table, msg = summary(res), f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{summary(res).to_string()}\n"
+    table = summary(res)
+    msg = f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{table.to_string()}\n"
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
         ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
-        msg += f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n"
+        msg += (f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; "
+                f"epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n")
     wrote = [out/'results.csv', out/'results.png', out/'config.json']
     if res.groupby('pe').seed.nunique().min() >= 2 and res.pe.nunique() > 1:
         v = verdicts(res, cfg.margin)

@@ -17,7 +17,8 @@ from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV
-from .config import Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, model_kwargs
+from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs,
+                           model_kwargs)
 from .files import atomic_file
 from .store import COLUMNS, run_lock, part_path, read_part, open_folder, merge_results
 from .report import say, report
@@ -33,13 +34,14 @@ def run_one(cfg:Config, # the job's settings
             history:Path|None=None, # CSV file for the per-epoch losses and metrics (fastai's CSVLogger)
             checkpoint:Path|None=None, # EpochCheckpoint file: written after every epoch, resumed from when it exists
            )->pd.DataFrame|None:
-    "Train `pe` with `seed`, evaluate it at every size: rows (size, top1, top5, loss, checkpoint, epoch) on the first process ('best' too with cfg.best), None on the others."
+    "Train `pe` with `seed` and evaluate it at every size: the rows on the first process, None on the others."
     t, device, n = TASKS[cfg.task], cfg.device, max(num_distrib(), 1)
     set_seed(seed)
     if n > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
     cbs = [HistoryCSV(Path(history).absolute())] if history and rank_distrib() == 0 else []
     dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs // n, device=device, **call_kwargs(t.dls, cfg, t.data_args))
-    learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, fp16=cfg.amp, cbs=cbs, **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
+    learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, fp16=cfg.amp, cbs=cbs,
+                      **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
     if cfg.quiet: learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)]); learn.logger = noop
     df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, **call_kwargs(train_and_evaluate, cfg, ('best',)))
     if cfg.attention and df is not None and cfg.task == 'image':
@@ -54,23 +56,27 @@ def train_part(cfg:Config, # the job's settings
                seed:int, # random seed
                before=noop, # called once the run is this process's, before training (prints what it trains)
               )->dict:
-    "Run (pe, seed) into its part unless it is done or locked by another process: {'status': 'trained'|'done'|'busy', 'seconds', 'top1'}."
+    "Run (pe, seed) into its part unless it is done or locked by another process: its status, seconds and top-1."
     part, first, t0 = part_path(cfg, pe, seed), rank_distrib() == 0, time.time()
     if read_part(cfg, pe, seed) is not None: return dict(status='done')
-    with (run_lock(part.with_suffix('.lock'), wait=num_distrib() > 1) if first else contextlib.nullcontext(True)) as mine:
+    lock = run_lock(part.with_suffix('.lock'), wait=num_distrib() > 1) if first else contextlib.nullcontext(True)
+    with lock as mine:
         if not mine: return dict(status='busy')
-        if num_distrib() == 1 and read_part(cfg, pe, seed) is not None: return dict(status='done')   # finished meanwhile
+        if num_distrib() == 1 and read_part(cfg, pe, seed) is not None: return dict(status='done')  # finished meanwhile
         before()
         ck = Path(cfg.out)/'checkpoints'/f'{pe}_seed{seed}.pth' if cfg.resume else None
         df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv', checkpoint=ck)
-        if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))   # the first process has the table
-        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=['top1', 'top5'], var_name='metric').assign(pe=pe, seed=seed)[COLUMNS]
+        if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))  # the first: the table
+        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=['top1', 'top5'], var_name='metric')
+        rows = rows.assign(pe=pe, seed=seed)[COLUMNS]
         with atomic_file(part) as f: rows.to_csv(f, index=False, na_rep='nan')
         if ck is not None: ck.unlink(missing_ok=True)                           # the part is the run now
-    return dict(status='trained', seconds=time.time() - t0, top1=df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan')))
+    top1 = df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan'))
+    return dict(status='trained', seconds=time.time() - t0, top1=top1)
 
 # %% ../nbs/08c_runner.ipynb #259a0342
-def _doing(cfg:Config)->str: return f"training {cfg.arch} for {cfg.epochs} epoch{'s' * (cfg.epochs > 1)} at {cfg.size} {TASKS[cfg.task].unit}"
+def _doing(cfg:Config)->str:
+    return f"training {cfg.arch} for {cfg.epochs} epoch{'s' * (cfg.epochs > 1)} at {cfg.size} {TASKS[cfg.task].unit}"
 
 def _outcome(cfg:Config, r:dict)->str:
     if r['status'] == 'done': return 'done already'
@@ -91,7 +97,7 @@ def job_devices(n:int, # worker processes to place
                 device:str|None, # the job's --device (None: the default)
                 n_gpus:int, # GPUs visible
                )->list:
-    "The device of each of `n` --jobs workers: `device` when given, else round-robin over the GPUs when there are several."
+    "The device of each of `n` --jobs workers: `device` when given, else round-robin over several GPUs."
     if device is not None or n_gpus < 2: return [device] * n
     return [f'cuda:{k % n_gpus}' for k in range(n)]
 
@@ -101,47 +107,54 @@ _WORKER_DEVICE = None                                                     # the 
 def _take_device(q, threads:int):
     "Pool initializer: this worker takes its device from `q` once (CUDA's current device) and `threads` CPU threads."
     global _WORKER_DEVICE
-    signal.signal(signal.SIGINT, signal.SIG_IGN)                          # Ctrl-C / timeout -s INT: the parent stops the workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)                 # Ctrl-C / timeout -s INT: the parent stops the workers
     _WORKER_DEVICE = q.get()
     if 'OMP_NUM_THREADS' not in os.environ: torch.set_num_threads(threads)   # N workers share the cores, not N × all
     if _WORKER_DEVICE and _WORKER_DEVICE.startswith('cuda'): torch.cuda.set_device(_WORKER_DEVICE)
 
 def _train_in_process(cfg:dict, pe:str, seed:int)->dict:
-    "One (kind, seed) of a --jobs run, in its own process (on its worker's device); its output goes to parts/<kind>_seed<seed>.log."
+    "One (kind, seed) of a --jobs run, in its own process; its output goes to parts/<kind>_seed<seed>.log."
     cfg = Config(**{**cfg, 'device': cfg['device'] or _WORKER_DEVICE})
-    with open(part_path(cfg, pe, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f), contextlib.redirect_stderr(f):
+    with (open(part_path(cfg, pe, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f),
+          contextlib.redirect_stderr(f)):
         return train_part(cfg, load_data(cfg), pe, seed)
 
 def run_parallel(cfg:Config, # the job's settings; each process reads the data itself
                 )->dict:
-    "Train the runs of `cfg` as up to `cfg.jobs` processes at once, each through its own part and lock: {(pe, seed): status}."
+    "Train the runs of `cfg` as up to `cfg.jobs` processes at once: {(pe, seed): status}."
     runs = [(pe, s) for pe in cfg.pe for s in cfg.seeds]
     head = {(pe, s): f"{pe} seed {s} ({k} of {len(runs)})" for k, (pe, s) in enumerate(runs, 1)}
     res = {r: dict(status='done') for r in runs if read_part(cfg, *r) is not None}
     for r in res: say(cfg, f"{head[r]}: {_outcome(cfg, res[r])}")
     if not (todo := [r for r in runs if r not in res]): return {k: r['status'] for k, r in res.items()}
-    from gridpe.runner import _train_in_process as work, _take_device       # the module's functions, so the processes can import them
+    from gridpe.runner import _train_in_process as work, _take_device   # the module's, so the processes can import them
     n, ctx = min(cfg.jobs, len(todo)), multiprocessing.get_context('spawn')
     devs, q = job_devices(n, cfg.device, torch.cuda.device_count() if torch.cuda.is_available() else 0), ctx.Queue()
     for d in devs: q.put(d)                                               # one device per worker, for all its runs
-    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_take_device, initargs=(q, max(1, (os.cpu_count() or 1) // n))) as ex:
+    threads = max(1, (os.cpu_count() or 1) // n)
+    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_take_device, initargs=(q, threads)) as ex:
         futs = {ex.submit(work, asdict(cfg), pe, s): (pe, s) for pe, s in todo}
         where = f" on {', '.join(dict.fromkeys(d for d in devs if d))}" if any(devs) else ''
-        for r in todo: say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{where} (log: {part_path(cfg, *r).with_suffix('.log')})")
+        for r in todo:
+            say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{where} "
+                     f"(log: {part_path(cfg, *r).with_suffix('.log')})")
         try:
-            for f in as_completed(futs): res[futs[f]] = f.result(); say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
-        except KeyboardInterrupt:                                         # stop now: each run keeps its last epoch's checkpoint
+            for f in as_completed(futs):
+                res[futs[f]] = f.result(); say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
+        except KeyboardInterrupt:                               # stop now: each run keeps its last epoch's checkpoint
             for w in list(ex._processes.values()): w.terminate()
             ex.shutdown(wait=False, cancel_futures=True); raise
     return {k: r['status'] for k, r in res.items()}
 
 # %% ../nbs/08c_runner.ipynb #8fdefaba
 def compare(cfg:Config)->pd.DataFrame|None:
-    "Train and evaluate every (kind, seed) of `cfg` (resolved first) into `cfg.out`, resuming finished runs; returns the table of top-1 accuracy."
+    "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`; returns the table of top-1 accuracy."
     cfg = resolve(**asdict(cfg)); check_settings(cfg)
     data = load_data(cfg); check_data(cfg, data)
-    if num_distrib() > 1 and cfg.bs % num_distrib(): raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
-    if cfg.jobs > 1 and num_distrib() > 1: raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
+    if num_distrib() > 1 and cfg.bs % num_distrib():
+        raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
+    if cfg.jobs > 1 and num_distrib() > 1:
+        raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)
     else: train_all(cfg, data)

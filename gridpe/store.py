@@ -22,7 +22,7 @@ __all__ = ['COLUMNS', 'run_lock', 'read_results', 'part_path', 'read_part', 'set
 def run_lock(path:Path, # the lock file (created if missing)
              wait:bool=False, # wait for another holder instead of giving up at once
             ):
-    "Hold an exclusive `flock` on `path`: yields True, or False at once when another process holds it and `wait` is False."
+    "Hold an exclusive `flock` on `path`: yields True, or False when another process holds it and `wait` is False."
     f = open(path, 'a')
     try:
         try: fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB)); got = True
@@ -36,19 +36,23 @@ COLUMNS = ['pe', 'seed', 'checkpoint', 'epoch', 'size', 'metric', 'value']
 def read_results(path:Path, # results.csv or a part
                  fix:str='remove it', # what to do about a damaged file
                 )->pd.DataFrame:
-    "The rows of a results file, checked: a damaged file (half-written or repeated row, second header) is one CompareError."
+    "The rows of a results file, checked: a damaged file is one CompareError."
     try: raw = pd.read_csv(path, dtype=str, keep_default_na=False).fillna('')
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e: raise CompareError(f"{path} is damaged ({str(e).strip()}): {fix}") from None
-    if list(raw.columns) != COLUMNS: raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as e:
+        raise CompareError(f"{path} is damaged ({str(e).strip()}): {fix}") from None
+    if list(raw.columns) != COLUMNS:
+        raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
     num = {k: pd.to_numeric(raw[k], errors='coerce') for k in ('seed', 'size', 'value', 'epoch')}
+    epoch_ok = (num['epoch'] % 1 == 0) & (num['epoch'] >= 0) | raw.epoch.isin(['', 'nan'])
     ok = (raw.pe.isin(PE_KINDS) & raw.metric.isin(['top1', 'top5']) & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
-          & raw.checkpoint.isin(['last', 'best']) & ((num['epoch'] % 1 == 0) & (num['epoch'] >= 0) | raw.epoch.isin(['', 'nan']))
+          & raw.checkpoint.isin(['last', 'best']) & epoch_ok
           & (num['value'].between(0, 1) | (raw.metric.eq('top5') & raw.value.eq('nan'))))
     bad = ~ok | raw.duplicated(['pe', 'seed', 'checkpoint', 'size', 'metric'])
     if bad.any():
         i = bad.idxmax(); why = 'repeats an earlier row' if ok[i] else 'is not a result row'
         raise CompareError(f"{path} is damaged: line {i + 2} ({','.join(raw.loc[i])}) {why}: {fix}")
-    return raw.assign(seed=num['seed'].astype(int), size=num['size'].astype(int), value=num['value'], epoch=num['epoch'].astype('Int64'))
+    return raw.assign(seed=num['seed'].astype(int), size=num['size'].astype(int), value=num['value'],
+                      epoch=num['epoch'].astype('Int64'))
 
 # %% ../nbs/08a_store.ipynb #d51f8b36
 def part_path(cfg:Config, pe:str, seed:int)->Path:
@@ -57,14 +61,17 @@ def part_path(cfg:Config, pe:str, seed:int)->Path:
 
 # %% ../nbs/08a_store.ipynb #a88bc1a0
 def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
-    "The rows of finished run (pe, seed), or None when it has not finished; a part without exactly its rows is a CompareError naming it."
+    "The rows of finished run (pe, seed), or None when it has not finished."
     p = part_path(cfg, pe, seed)
     if not p.exists(): return None
     fix = f"remove it to train {pe} seed {seed} again"
     df = read_results(p, fix)
-    want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes for m in ('top1', 'top5')}
-    if set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None)) != want or len(df) != len(want):
-        raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes {' '.join(map(str, cfg.eval_sizes))}): {fix}")
+    want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
+            for m in ('top1', 'top5')}
+    have = set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
+    if have != want or len(df) != len(want):
+        raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes "
+                           f"{' '.join(map(str, cfg.eval_sizes))}): {fix}")
     return df
 
 # %% ../nbs/08a_store.ipynb #b024fb4f
@@ -77,18 +84,23 @@ def settings_diff(old:dict, # settings recorded in a folder
 
 # %% ../nbs/08a_store.ipynb #564939fb
 def open_folder(cfg:Config):
-    "Create the results folder, or check that it holds these settings and sound files; other settings are one CompareError (old → new, what to do)."
-    out, first = Path(cfg.out), rank_distrib() == 0                      # under accelerate/torchrun the first process writes
+    "Create the results folder, or check that it holds these settings and sound files."
+    out, first = Path(cfg.out), rank_distrib() == 0              # under accelerate/torchrun the first process writes
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out/'.lock', wait=True):
         if (conf := out/'config.json').exists():
             try: old = json.loads(conf.read_text())
             except ValueError: raise CompareError(f"{conf} is damaged: remove {out} or use another --out") from None
-            if diff := settings_diff(old, cfg.identity()): raise CompareError(f"{out} holds results of other settings ({diff}): use another --out, or remove {out} to start again")
-        elif (out/'results.csv').exists(): raise CompareError(f"{out} holds results.csv but no config.json (an older gridpe-compare?): use another --out, or remove {out}")
-        if (out/'results.csv').exists(): read_results(out/'results.csv', f"remove it (it is rebuilt from {out/'parts'})")
+            if diff := settings_diff(old, cfg.identity()):
+                raise CompareError(f"{out} holds results of other settings ({diff}): use another --out, "
+                                   f"or remove {out} to start again")
+        elif (out/'results.csv').exists():
+            raise CompareError(f"{out} holds results.csv but no config.json (an older gridpe-compare?): "
+                               f"use another --out, or remove {out}")
+        if (out/'results.csv').exists():
+            read_results(out/'results.csv', f"remove it (it is rebuilt from {out/'parts'})")
         for pe in cfg.pe:
-            for s in cfg.seeds: read_part(cfg, pe, s)                        # a damaged part of this job: named now, not after hours
+            for s in cfg.seeds: read_part(cfg, pe, s)        # a damaged part of this job: named now, not after hours
         if not first: return
         with atomic_file(conf) as f: f.write(to_json(cfg))
         (out/'parts').mkdir(exist_ok=True)
@@ -98,7 +110,8 @@ def merge_results(out:Path)->pd.DataFrame:
     "Rebuild out/results.csv from every finished run's part, atomically and under the folder's lock; returns its rows."
     out = Path(out)
     with run_lock(out/'.lock', wait=True):
-        parts = [read_results(p, f"remove it to train {p.stem.replace('_seed', ' seed ')} again") for p in sorted((out/'parts').glob('*.csv'))]
+        parts = [read_results(p, f"remove it to train {p.stem.replace('_seed', ' seed ')} again")
+                 for p in sorted((out/'parts').glob('*.csv'))]
         res = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=COLUMNS)
         with atomic_file(out/'results.csv') as f: res.to_csv(f, index=False, na_rep='nan')
     return res
