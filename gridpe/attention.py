@@ -1,4 +1,4 @@
-"""Multi-head self-attention that rotates queries and keys with any rotary embedding, leaves prefix (CLS) tokens alone, and can record attention maps and the paper's attention metrics.
+"""Multi-head self-attention with any rotary embedding on q and k, and opt-in recording of attention maps and metrics.
 
 Docs: https://gridpe.github.io/gridpe/attention.html.md"""
 
@@ -29,24 +29,26 @@ class Attention(nn.Module):
         super().__init__()
         if dim % n_heads: raise ValueError(f"dim={dim} is not divisible by n_heads={n_heads}")
         self.n_heads, self.head_dim, self.attn_drop = n_heads, dim // n_heads, attn_drop
-        self.qkv, self.proj, self.proj_drop = nn.Linear(dim, 3*dim, bias=qkv_bias), nn.Linear(dim, dim), nn.Dropout(proj_drop)
+        self.qkv = nn.Linear(dim, 3*dim, bias=qkv_bias)
+        self.proj, self.proj_drop = nn.Linear(dim, dim), nn.Dropout(proj_drop)
         self.recorder = None                                       # set by `record_attention`
 
     def forward(self, x:Tensor, # tokens: B, N, C
-                table:RotaryTable|Tensor|None=None, # rotary table of the N - n_prefix spatial tokens (`PosEmbed.encode`), or their angles, or None
+                # rotary table of the N - n_prefix spatial tokens (`PosEmbed.encode`), or their angles, or None
+                table:RotaryTable|Tensor|None=None,
                 n_prefix:int=0, # leading tokens left unrotated
                )->Tensor:
         "Attention of the tokens, q and k of the spatial tokens rotated by `table`: (B, N, C)."
         B, N, C = x.shape
-        qkv = self.qkv(x).view(B, N, 3, self.n_heads, self.head_dim)                              # B, N, 3, H, D
-        if table is None: q, k, v = qkv.permute(2, 0, 3, 1, 4)                                    # 3, B, H, N, D: views
+        qkv = self.qkv(x).view(B, N, 3, self.n_heads, self.head_dim)                      # B, N, 3, H, D
+        if table is None: q, k, v = qkv.permute(2, 0, 3, 1, 4)                            # 3, B, H, N, D: views
         else:
-            if isinstance(table, Tensor): table = RotaryTable.from_angles(table)                   # angles: their table
-            q, k, v = rope_qkv(qkv, table.cos, table.sin, n_prefix)                                # 3, B, H, N, D: one pass
+            if isinstance(table, Tensor): table = RotaryTable.from_angles(table)           # angles: their table
+            q, k, v = rope_qkv(qkv, table.cos, table.sin, n_prefix)                        # 3, B, H, N, D: one pass
         p = self.attn_drop if self.training else 0.
-        if self.recorder is None: o = F.scaled_dot_product_attention(q, k, v, dropout_p=p)       # B, H, N, D
+        if self.recorder is None: o = F.scaled_dot_product_attention(q, k, v, dropout_p=p)   # B, H, N, D
         else:
-            a = (q @ k.transpose(-2, -1) * self.head_dim**-0.5).softmax(-1)                        # B, H, N, N
+            a = (q @ k.transpose(-2, -1) * self.head_dim**-0.5).softmax(-1)                # B, H, N, N
             self.recorder(self, a)
             o = F.dropout(a, p) @ v
         return self.proj_drop(self.proj(o.transpose(1, 2).reshape(B, N, C)))
@@ -79,7 +81,8 @@ class AttentionRecorder:
     def __call__(self, module:nn.Module, attn:Tensor):
         b = self.blocks[id(module)]
         dist, ent = attention_distance(attn, self.pos, self.n_prefix).mean(0), attention_entropy(attn).mean(0)   # H
-        self.rows += [dict(block=b, head=h, mean_distance=d.item(), entropy=e.item()) for h, (d, e) in enumerate(zip(dist, ent))]
+        self.rows += [dict(block=b, head=h, mean_distance=d.item(), entropy=e.item())
+                      for h, (d, e) in enumerate(zip(dist, ent))]
         if self.keep_maps: self.maps.setdefault(b, []).append(attn.detach().cpu())
 
     def df(self)->pd.DataFrame:
@@ -94,7 +97,8 @@ def record_attention(model:nn.Module, # any model containing `Attention` blocks
                      keep_maps:bool=False, # also keep the attention maps (on the CPU)
                     ):
     "Within this context every `Attention` block of `model` records its attention metrics into the yielded recorder."
-    if not isinstance(pos, Tensor) or pos.ndim != 3: raise ValueError(f"pos must have shape (B, N, ndim), got {tuple(getattr(pos, 'shape', ()))}")
+    if not isinstance(pos, Tensor) or pos.ndim != 3:
+        raise ValueError(f"pos must have shape (B, N, ndim), got {tuple(getattr(pos, 'shape', ()))}")
     rec, blocks = AttentionRecorder(pos, n_prefix, keep_maps), [m for m in model.modules() if isinstance(m, Attention)]
     for i, m in enumerate(blocks): rec.blocks[id(m)] = i; m.recorder = rec
     try: yield rec

@@ -1,4 +1,4 @@
-"""`rope_qkv`: rotate queries and keys straight out of the qkv projection and lay q, k, v out for attention, in one pass (a Triton kernel on CUDA, the same function in plain torch elsewhere).
+"""`rope_qkv`: rotate queries and keys straight out of the qkv projection, lay q, k, v out for attention, in one pass.
 
 Docs: https://gridpe.github.io/gridpe/fused.html.md"""
 
@@ -21,13 +21,16 @@ except ImportError: triton = tl = None
 
 # %% ../nbs/02a_fused.ipynb #f005
 def check_rope_qkv(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int):
-    "Raise a ValueError naming the shapes unless `x` (B, N, S, H, D) and the table (1|B, H, N - n_prefix, P ≤ D/2) fit."
+    "Raise a ValueError naming the shapes unless `x` and the table (`cos`, `sin`) fit."
     if x.ndim != 5: raise ValueError(f"x must be (B, N, S, H, D), got shape {tuple(x.shape)}")
     B, N, S, H, D = x.shape
-    if not (0 <= n_prefix <= N and 0 <= n_rot <= S): raise ValueError(f"n_prefix={n_prefix} and n_rot={n_rot} must lie in [0, N={N}] and [0, S={S}]")
-    ok = cos.shape == sin.shape and cos.ndim == 4 and cos.shape[0] in (1, B) and tuple(cos.shape[1:3]) == (H, N - n_prefix) and 2*cos.shape[-1] <= D
-    if not ok: raise ValueError(f"cos/sin of shapes {tuple(cos.shape)}, {tuple(sin.shape)} do not fit x of shape {tuple(x.shape)} "
-                                f"with n_prefix={n_prefix}: they must be (1 or {B}, {H}, {N - n_prefix}, P) with P <= {D//2}")
+    if not (0 <= n_prefix <= N and 0 <= n_rot <= S):
+        raise ValueError(f"n_prefix={n_prefix} and n_rot={n_rot} must lie in [0, N={N}] and [0, S={S}]")
+    ok = (cos.shape == sin.shape and cos.ndim == 4 and cos.shape[0] in (1, B)
+          and tuple(cos.shape[1:3]) == (H, N - n_prefix) and 2*cos.shape[-1] <= D)
+    if not ok: raise ValueError(f"cos/sin of shapes {tuple(cos.shape)}, {tuple(sin.shape)} do not fit x of shape "
+                                f"{tuple(x.shape)} with n_prefix={n_prefix}: "
+                                f"they must be (1 or {B}, {H}, {N - n_prefix}, P) with P <= {D//2}")
 
 # %% ../nbs/02a_fused.ipynb #f008
 def rope_qkv_eager(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view(B, N, 3, H, D)), any strides
@@ -36,10 +39,11 @@ def rope_qkv_eager(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens
                    n_prefix:int=0, # leading tokens (CLS, registers) copied unrotated
                    n_rot:int=2, # slots s < n_rot (q, k) are rotated, the others (v) copied
                   )->Tensor: # S, B, H, N, D in x's dtype: a view of a B, N, S, H, D tensor
-    "`rope_qkv` in plain torch: `rotate_pairs` (eq. rotary, in at least float32) on the spatial tokens of slots < `n_rot`."
+    "`rope_qkv` in plain torch: `rotate_pairs` (eq. rotary) on the spatial tokens of slots < `n_rot`."
     check_rope_qkv(x, cos, sin, n_prefix, n_rot)
-    rot = (torch.arange(x.shape[2], device=x.device) < n_rot)[:, None, None]                # S, 1, 1: slots rotated
-    ext = lambda t, v: torch.where(rot, F.pad(t, (0, 0, n_prefix, 0), value=v).transpose(1, 2)[:, :, None], v)   # 1|B, N, S, H, P
+    rot = (torch.arange(x.shape[2], device=x.device) < n_rot)[:, None, None]       # S, 1, 1: slots rotated
+    # the table extended to every token and slot (identity elsewhere): 1|B, N, S, H, P
+    ext = lambda t, v: torch.where(rot, F.pad(t, (0, 0, n_prefix, 0), value=v).transpose(1, 2)[:, :, None], v)
     return rotate_pairs(x, ext(cos, 1.), ext(sin, 0.)).permute(2, 0, 3, 1, 4)
 
 # %% ../nbs/02a_fused.ipynb #f014
@@ -64,23 +68,24 @@ def rope_qkv_bwd_eager(g:Tensor, # gradient of the output: S, B, H, N, D
                        table_grad:bool, # also return the gradients of cos and sin (else empty tensors)
                       )->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` from its output: (grad_x as B, N, S, H, D contiguous, grad_cos, grad_sin)."
-    back = lambda t: rope_qkv_eager(t.permute(1, 3, 0, 2, 4), cos, -sin, n_prefix, n_rot)     # rotation by -θ: S, B, H, N, D
-    gx = back(g).permute(1, 3, 0, 2, 4).contiguous()                                          # B, N, S, H, D
+    back = lambda t: rope_qkv_eager(t.permute(1, 3, 0, 2, 4), cos, -sin, n_prefix, n_rot)   # by -θ: S, B, H, N, D
+    gx = back(g).permute(1, 3, 0, 2, 4).contiguous()                                        # B, N, S, H, D
     if not table_grad: return gx, cos.new_empty(0), sin.new_empty(0)
-    dc, ds = table_grads(g[:n_rot, :, :, n_prefix:], back(y)[:n_rot, :, :, n_prefix:], cos.shape[-1], cos.shape[0] == 1 < g.shape[1])
+    dc, ds = table_grads(g[:n_rot, :, :, n_prefix:], back(y)[:n_rot, :, :, n_prefix:], cos.shape[-1],
+                         cos.shape[0] == 1 < g.shape[1])
     return gx, dc.to(cos.dtype), ds.to(sin.dtype)
 
 # %% ../nbs/02a_fused.ipynb #f019
 if triton is not None:
     @triton.jit
     def _rotate(x, c, s, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr):
-        "Rotate the interleaved pairs of a (BLOCK_N, BLOCK_D) tile by the angles of (BLOCK_N, BLOCK_D//2) cos and sin, in float32."
+        "Rotate the pairs of a (BLOCK_N, BLOCK_D) tile by (BLOCK_N, BLOCK_D // 2) cos and sin, in float32."
         x1, x2 = tl.split(tl.reshape(x.to(tl.float32), (BLOCK_N, BLOCK_D // 2, 2)))
         return tl.reshape(tl.join(x1*c - x2*s, x1*s + x2*c), (BLOCK_N, BLOCK_D))
 
     @triton.jit
     def _tile(N, n_prefix, P, sth, stn, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr):
-        "This program's head h, tokens n and channels d; the mask of rotated pairs, their table offsets, and the in-bounds mask."
+        "This program's head, tokens and channels; the mask of rotated pairs, their table offsets, the in-bounds mask."
         h, n = tl.program_id(1), tl.program_id(0)*BLOCK_N + tl.arange(0, BLOCK_N)
         d, i = tl.arange(0, BLOCK_D), tl.arange(0, BLOCK_D // 2)
         rot = ((n >= n_prefix) & (n < N))[:, None] & (i < P)[None, :]
@@ -98,7 +103,7 @@ if triton is not None:
                          sxb, sxn, sxs, sxh, sxd, stb, sth, stn,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
                          SHARED:tl.constexpr, B_PER_PROG:tl.constexpr):
-        "x (B, N, S, H, D) any strides → out (S, B, N, H, D) contiguous, slots < N_ROT rotated by the table (1|B, H, N - n_prefix, P)."
+        "x (B, N, S, H, D), any strides → out (S, B, N, H, D) contiguous, slots < N_ROT rotated by the table."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         x_off, o_off = n[:, None]*sxn + d[None, :]*sxd + h*sxh, n[:, None].to(tl.int64)*H*D + h*D + d[None, :]
@@ -118,25 +123,33 @@ def _n_sm(index:int)->int: return torch.cuda.get_device_properties(index).multi_
 def _sms(x:Tensor)->int: return _n_sm(x.device.index) if x.is_cuda else 1
 
 @functools.lru_cache(maxsize=1024)
-def _blocks(B:int, N:int, H:int, D:int, n_sm:int=1, tile:int=2048, waves:int=8, block_n:int|None=None, b_per_prog:int|None=None):
-    "Block sizes and grid of the kernels on `n_sm` multiprocessors: (BLOCK_N, BLOCK_D, B_PER_PROG, grid); cached per shape."
+def _blocks(B:int, N:int, H:int, D:int, # the shape
+            n_sm:int=1, # multiprocessors of the device
+            tile:int=2048, # elements of a (BLOCK_N, BLOCK_D) tile
+            waves:int=8, # programs per multiprocessor when a program sums several samples
+            block_n:int|None=None, # BLOCK_N, else from `tile`
+            b_per_prog:int|None=None, # samples per program, else from `waves`
+           ):
+    "Block sizes and grid of the kernels: (BLOCK_N, BLOCK_D, B_PER_PROG, grid); cached per shape."
     BD = triton.next_power_of_2(D)
     BN = block_n or max(1, min(triton.next_power_of_2(N), tile // BD))
     bpp = b_per_prog or max(1, min(B, triton.cdiv(B*H*triton.cdiv(N, BN), waves*n_sm)))
     return BN, BD, bpp, (triton.cdiv(N, BN), H, triton.cdiv(B, bpp))
 
-_compiled = {}                                                         # (kernel, device, specialisation) → Triton's compiled kernel
+# %% ../nbs/02a_fused.ipynb #f022b
+_compiled = {}                                       # (kernel, device, specialisation) → Triton's compiled kernel
 _knobs = getattr(triton, 'knobs', None)
 
 def _spec(a)->tuple|int:
-    "What Triton specialises an argument on: a tensor's dtype and 16-byte alignment; an int's being 1, a multiple of 16, 64-bit."
+    "What Triton specialises an argument on: a tensor's dtype and 16-byte alignment; an int's value class."
     if isinstance(a, Tensor): return a.dtype, a.data_ptr() % 16 == 0
     return (a == 1) + 2*(a % 16 == 0) + 4*(not -2**31 <= a < 2**31)
 
 def _hooks()->tuple:
     "Triton's launch enter and exit hooks, None where none is set (an empty hook chain costs a Python call per launch)."
     r = _knobs.runtime
-    return tuple(None if h is None or getattr(h, 'calls', True) == [] else h for h in (r.launch_enter_hook, r.launch_exit_hook))
+    return tuple(None if h is None or getattr(h, 'calls', True) == [] else h
+                 for h in (r.launch_enter_hook, r.launch_exit_hook))
 
 def _launch(kernel, grid:tuple, args:tuple, consts:tuple, num_warps:int, device:torch.device):
     "Launch `kernel` on `grid` with the runtime `args` and then the constexprs `consts` (both in the kernel's order)."
@@ -150,7 +163,8 @@ def _launch(kernel, grid:tuple, args:tuple, consts:tuple, num_warps:int, device:
             stream, enter, leave = torch._C._cuda_getCurrentRawStream(device.index), *_hooks()
             meta = None if enter is None else k.launch_metadata(grid, stream, *args, *consts)
             try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *args, *consts)
-            except TypeError: _compiled.clear(); _compiled[None] = k       # a launcher of another signature: Triton's path from now on
+            except TypeError:                  # a launcher of another signature: Triton's path from now on
+                _compiled.clear(); _compiled[None] = k
     k = kernel[grid](*args, **dict(zip(kernel.arg_names[len(args):], consts)), num_warps=num_warps)
     if fast: _compiled[key] = k
 
@@ -167,7 +181,8 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
     B, N, S, H, D = x.shape
     out = x.new_empty(S, B, N, H, D)
     BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
-    _launch(_rope_fwd_kernel, grid, (x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3]),
+    _launch(_rope_fwd_kernel, grid,
+            (x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3]),
             (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp), num_warps, x.device)
     return out.transpose(2, 3)
 
@@ -178,7 +193,7 @@ if triton is not None:
                          sgs, sgb, sgh, sgn, sgd, sys, syb, syh, syn, syd, stb, sth, stn,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
                          SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr):
-        "g and the output y (S, B, H, N, D) any strides → grad_x (B, N, S, H, D) contiguous and, if TABLE_GRAD, the table's gradients."
+        "g and the output y (S, B, H, N, D) → grad_x (B, N, S, H, D) and, if TABLE_GRAD, the table's gradients."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         g_off, y_off = n[:, None]*sgn + d[None, :]*sgd + h*sgh, n[:, None]*syn + d[None, :]*syd + h*syh
@@ -219,9 +234,11 @@ def rope_qkv_bwd_triton(g:Tensor, # gradient of the output: S, B, H, N, D, any s
     S, B, H, N, D = y.shape
     gx = y.new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
-    if not (table_grad and cos.shape[0] == 1): kw = {'b_per_prog': 1, **kw}   # several samples a program only to sum a shared table
+    # several samples a program only to sum a shared table
+    if not (table_grad and cos.shape[0] == 1): kw = {'b_per_prog': 1, **kw}
     BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(y), **kw)
-    _launch(_rope_bwd_kernel, grid, (g, y, cos, sin, gx, dc, ds, B, N, H, n_prefix, cos.shape[-1], *g.stride(), *y.stride(), *cos.stride()[:3]),
+    _launch(_rope_bwd_kernel, grid,
+            (g, y, cos, sin, gx, dc, ds, B, N, H, n_prefix, cos.shape[-1], *g.stride(), *y.stride(), *cos.stride()[:3]),
             (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad), num_warps, y.device)
     return (gx, dc, ds) if table_grad else (gx, cos.new_empty(0), sin.new_empty(0))
 
@@ -248,17 +265,20 @@ rope_qkv_op = _op("gridpe::rope_qkv", mutates_args=())(_fwd_op)
 if triton is None: rope_qkv_op.register_fake(_fwd_op)
 
 # %% ../nbs/02a_fused.ipynb #f032
-def _bwd_op(g:Tensor, y:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int, table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
+def _bwd_op(g:Tensor, y:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
+            table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` as an op: (grad_x, grad_cos, grad_sin) from the output gradient and the output."
     if not use_kernel(y): return rope_qkv_bwd_eager(g, y, cos, sin, n_prefix, n_rot, table_grad)
     S, B, H, N, D = (int(v) for v in y.shape)
     gx = y.new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos.new_empty(0), sin.new_empty(0))
-    BN, BD, bpp, grid = _blocks(B, N, H, D, _n_sm(y.device.index), **({} if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1}))
+    BN, BD, bpp, grid = _blocks(B, N, H, D, _n_sm(y.device.index),
+                                **({} if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1}))
     torch.library.wrap_triton(_rope_bwd_kernel)[grid](
         g, y, cos, sin, gx, dc if table_grad else cos, ds if table_grad else sin, B, N, H, n_prefix, cos.shape[-1],
         *g.stride(), *y.stride(), cos.stride(0), cos.stride(1), cos.stride(2),
-        S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, TABLE_GRAD=table_grad, num_warps=8)
+        S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, TABLE_GRAD=table_grad,
+        num_warps=8)
     return gx, dc, ds
 
 rope_qkv_bwd_op = _op("gridpe::rope_qkv_bwd", mutates_args=())(_bwd_op)
@@ -296,7 +316,8 @@ class RopeQKV(torch.autograd.Function):
         return (gx, dc, ds, None, None) if tg else (gx, None, None, None, None)
 
 # %% ../nbs/02a_fused.ipynb #f039
-COMPILED_PATH = 'torch'                                                # inside torch.compile: 'torch' (eager function) or 'kernel' (Triton op)
+# inside torch.compile: 'torch' (eager function) or 'kernel' (Triton op)
+COMPILED_PATH = 'torch'
 
 _apply = super(torch.autograd.Function, RopeQKV).apply
 
@@ -308,11 +329,12 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
              n_prefix:int=0, # leading tokens (CLS, registers) copied unrotated
              n_rot:int=2, # slots s < n_rot (q, k) are rotated, the others (v) copied
             )->Tensor: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)` for attention
-    "Rotate q and k (eq. rotary) and lay q, k, v out as (S, B, H, N, D) in one pass: a Triton kernel on CUDA, plain torch elsewhere."
+    "Rotate q and k (eq. rotary) and lay q, k, v out as (S, B, H, N, D), in one pass."
     check_rope_qkv(x, cos, sin, n_prefix, n_rot)
     if torch.compiler.is_compiling():
         if COMPILED_PATH == 'kernel' and use_kernel(x): return rope_qkv_op(x, _f32(cos), _f32(sin), n_prefix, n_rot)
         return rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     if not use_kernel(x): return rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
-    apply = RopeQKV.apply if torch._C._are_functorch_transforms_active() else _apply    # _apply: without Function.apply's Python wrapper
+    # _apply: without Function.apply's Python wrapper
+    apply = RopeQKV.apply if torch._C._are_functorch_transforms_active() else _apply
     return apply(x, _f32(cos), _f32(sin), n_prefix, n_rot)

@@ -1,4 +1,4 @@
-"""Batched point-cloud geometry on any device: farthest-point sampling, gathering points by index, and k nearest neighbours.
+"""Batched point-cloud geometry: farthest-point sampling, gathering points by index, and k nearest neighbours.
 
 Docs: https://gridpe.github.io/gridpe/geometry.html.md"""
 
@@ -21,7 +21,7 @@ __all__ = ['farthest_point_sample_eager', 'farthest_point_sample_triton', 'use_f
 def farthest_point_sample_eager(xyz:Tensor, # points: B, P, 3
                                 n:int, # points to keep, ≤ P
                                )->Tensor:
-    "Indices (B, n) of farthest-point samples from point 0: the batched loop, one step (a few kernels) per chosen point."
+    "Indices (B, n) of farthest-point samples from point 0: the batched loop, a few kernels per chosen point."
     B, P, _ = xyz.shape
     idx = torch.zeros(B, n, dtype=torch.long, device=xyz.device)
     dist = torch.full((B, P), float('inf'), device=xyz.device)
@@ -43,7 +43,7 @@ if triton is not None:
         x = tl.load(base + offs * 3, mask=m, other=0.)                                      # BLOCK each
         y = tl.load(base + offs * 3 + 1, mask=m, other=0.)
         z = tl.load(base + offs * 3 + 2, mask=m, other=0.)
-        dist = tl.where(m, float('inf'), -1.)                                               # padding is never the farthest
+        dist = tl.where(m, float('inf'), -1.)   # padding is never the farthest
         far = 0
         for i in range(n):
             tl.store(out_ptr + b * n + i, far)
@@ -59,20 +59,21 @@ def farthest_point_sample_triton(xyz:Tensor, # points: B, P, 3, on a CUDA device
     B, P, _ = xyz.shape
     out = torch.empty(B, n, dtype=torch.long, device=xyz.device)
     block = triton.next_power_of_2(P)
-    with torch.cuda.device_of(xyz):                                                    # Triton launches on the current device
-        _fps_kernel[(B,)](xyz.float().contiguous(), out, P, n, BLOCK=block, num_warps=min(16, max(4, block // 512)), enable_fp_fusion=False)
+    with torch.cuda.device_of(xyz):                                         # Triton launches on the current device
+        _fps_kernel[(B,)](xyz.float().contiguous(), out, P, n, BLOCK=block, num_warps=min(16, max(4, block // 512)),
+                          enable_fp_fusion=False)
     return out
 
 # %% ../nbs/03a_geometry.ipynb #ac6526ca
 def use_fps_kernel(xyz:Tensor)->bool:
-    "Whether `farthest_point_sample` runs the Triton kernel: float32 points on CUDA, at most 16,384 per shape, Triton importable."
+    "Whether `farthest_point_sample` runs the Triton kernel (float32 CUDA points, at most 16,384 a shape)."
     return triton is not None and xyz.is_cuda and xyz.dtype == torch.float32 and xyz.shape[1] <= 16384
 
 # %% ../nbs/03a_geometry.ipynb #b15fa476
 def farthest_point_sample(xyz:Tensor, # points: B, P, 3
                           n:int, # points to keep
                          )->Tensor:
-    "Indices (B, n) of farthest-point samples, starting from point 0, batched on xyz's device (all points, in order, when n = P)."
+    "Indices (B, n) of farthest-point samples from point 0, batched on xyz's device (every point when n = P)."
     B, P, _ = xyz.shape
     if n > P: raise ValueError(f"cannot sample {n} points from shapes of {P}")
     if n == P: return torch.arange(P, device=xyz.device).expand(B, P)               # the whole set: no loop needed

@@ -1,4 +1,4 @@
-"""Put GridPE (or any `make_pe` kind) into a plain timm Vision Transformer with one call: the weights and the attention code stay timm's, and the model runs at any input size.
+"""Put GridPE (or any `make_pe` kind) into a plain timm ViT with one call; the model then runs at any input size.
 
 Docs: https://gridpe.github.io/gridpe/timm_rope.html.md"""
 
@@ -26,7 +26,7 @@ def make_dynamic(model:nn.Module, # a timm VisionTransformer
 
 # %% ../nbs/09_timm_rope.ipynb #12666ff6
 class TimmPE(nn.Module):
-    "A timm ViT's positional embedding: a hook on the patch embedding computes it for the grid, hooks on `q_norm`/`k_norm` rotate."
+    "A timm ViT's positional embedding and its hooks: `embed` on the patch embedding, `rotate` on `q_norm`/`k_norm`."
     def __init__(self, pe:nn.Module, # a `make_pe` embedding for 2-D positions
                  n_prefix:int, # leading tokens left unrotated (timm's `num_prefix_tokens`)
                 ):
@@ -34,16 +34,19 @@ class TimmPE(nn.Module):
         self.pe, self.n_prefix, self.table = pe, n_prefix, None
 
     def embed(self, module:nn.Module, args:tuple, x:Tensor)->Tensor:
-        "Forward hook of `patch_embed`: the patches (B, h, w, C) with any additive embedding; keeps the rotary table of the grid."
-        if x.ndim != 4: raise ValueError(f"the patch embedding must give patches (B, h, w, C), got shape {tuple(x.shape)}: use make_dynamic")
+        "Forward hook of `patch_embed`: the patches (B, h, w, C) with any additive embedding; keeps the rotary table."
+        if x.ndim != 4:
+            raise ValueError(f"the patch embedding must give patches (B, h, w, C), got shape {tuple(x.shape)}: "
+                             "use make_dynamic")
         B, h, w, C = x.shape
         tok, self.table = self.pe.encode(x.reshape(B, h*w, C), grid_positions(h, w, device=x.device), (h, w))
         return tok.view(B, h, w, C)
 
     def rotate(self, module:nn.Module, args:tuple, t:Tensor)->Tensor:
-        "Forward hook of `q_norm`/`k_norm`: the queries or keys (B, H, N, D) with the spatial tokens rotated by the table."
-        if self.table is None: raise RuntimeError("no rotary table: run the model itself (its patch embedding computes the table)")
-        return rope_qkv(t.transpose(1, 2)[:, :, None], *self.table, self.n_prefix, 1)[0]       # B, N, 1, H, D → B, H, N, D
+        "Forward hook of `q_norm`/`k_norm`: the queries or keys (B, H, N, D), spatial tokens rotated by the table."
+        if self.table is None:
+            raise RuntimeError("no rotary table: run the model itself (its patch embedding computes the table)")
+        return rope_qkv(t.transpose(1, 2)[:, :, None], *self.table, self.n_prefix, 1)[0]  # B, N, 1, H, D → B, H, N, D
 
     def __getstate__(self): return {**self.__dict__, 'table': None}
     def extra_repr(self): return f"n_prefix={self.n_prefix}"
@@ -51,18 +54,23 @@ class TimmPE(nn.Module):
 # %% ../nbs/09_timm_rope.ipynb #d173a5f7
 def timm_heads(model:nn.Module, # a timm VisionTransformer
               )->tuple[int, int]:
-    "(num_heads, head_dim) of the blocks of a timm ViT that `gridpe_timm` can convert; a ValueError saying why not otherwise."
+    "(num_heads, head_dim) of the blocks of a timm ViT that `gridpe_timm` can convert; a ValueError saying why not."
     name = type(model).__name__
-    if hasattr(model, 'gridpe'): raise ValueError(f"this {name} already has a positional embedding from gridpe_timm: build a fresh model")
-    miss = [a for a in ('patch_embed', 'blocks', 'pos_embed', 'embed_dim', 'num_prefix_tokens', 'dynamic_img_size') if not hasattr(model, a)]
+    if hasattr(model, 'gridpe'):
+        raise ValueError(f"this {name} already has a positional embedding from gridpe_timm: build a fresh model")
+    miss = [a for a in ('patch_embed', 'blocks', 'pos_embed', 'embed_dim', 'num_prefix_tokens', 'dynamic_img_size')
+            if not hasattr(model, a)]
     if miss: raise ValueError(f"{name} is not a timm VisionTransformer: it has no {', '.join(miss)}")
     attn = [getattr(b, 'attn', None) for b in model.blocks]
     if not all(hasattr(a, n) for a in attn for n in ('q_norm', 'k_norm', 'num_heads', 'head_dim')):
         raise ValueError(f"every block of {name} needs a timm attention with q_norm, k_norm, num_heads and head_dim")
     dims = {(a.num_heads, a.head_dim) for a in attn}
-    if len(dims) != 1: raise ValueError(f"the blocks of {name} differ in (num_heads, head_dim): {sorted(dims)}; one embedding needs one layout")
+    if len(dims) != 1:
+        raise ValueError(f"the blocks of {name} differ in (num_heads, head_dim): {sorted(dims)}; "
+                         "one embedding needs one layout")
     if not isinstance(getattr(model, 'patch_drop', nn.Identity()), nn.Identity):
-        raise ValueError("patch dropout drops tokens before the blocks, so their grid positions would be lost: build the model with patch_drop_rate=0")
+        raise ValueError("patch dropout drops tokens before the blocks, so their grid positions would be lost: "
+                         "build the model with patch_drop_rate=0")
     return dims.pop()
 
 # %% ../nbs/09_timm_rope.ipynb #80d698d2
@@ -70,7 +78,7 @@ def gridpe_timm(model:nn.Module, # a timm VisionTransformer, e.g. from `timm.cre
                 kind:str='gridpe', # positional embedding: one of PE_KINDS
                 **kwargs, # passed to `make_pe` (e.g. rotate='fixed' for GridPE, base=... for RoPE-Axial)
                )->nn.Module:
-    "Replace `model`'s `pos_embed` by the positional embedding `kind` (in place); returns `model`, which then runs at any input size."
+    "Replace `model`'s `pos_embed` by the positional embedding `kind`, in place; returns `model`."
     n_heads, head_dim = timm_heads(model)
     pe = make_pe(kind, head_dim, n_heads, 2, grid=tuple(model.patch_embed.grid_size), dim=model.embed_dim, **kwargs)
     make_dynamic(model).pos_embed = None
@@ -78,5 +86,6 @@ def gridpe_timm(model:nn.Module, # a timm VisionTransformer, e.g. from `timm.cre
     model.patch_embed.register_forward_hook(model.gridpe.embed)
     if isinstance(pe, RotaryPE):
         for a in (b.attn for b in model.blocks):
-            for norm in {id(n): n for n in (a.q_norm, a.k_norm)}.values(): norm.register_forward_hook(model.gridpe.rotate)
+            for norm in {id(n): n for n in (a.q_norm, a.k_norm)}.values():
+                norm.register_forward_hook(model.gridpe.rotate)
     return model
