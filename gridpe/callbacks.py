@@ -10,6 +10,7 @@ from .files import atomic_file
 from .optim import _bare
 from pathlib import Path
 import torch
+from fastcore.foundation import L
 from torch import nn
 from fastai.learner import Learner
 from fastai.callback.core import Callback
@@ -78,7 +79,11 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
     "Restore weights, optimiser (and `keep_best`) from `fname`: the epoch to resume from, 0 when there is no file."
     if not Path(fname).exists(): return 0
     dev = getattr(learn.dls, 'device', None) or 'cpu'
-    ck = torch.load(fname, map_location=dev, weights_only=False)
+    try:
+        with torch.serialization.safe_globals([L]): ck = torch.load(fname, map_location=dev, weights_only=True)
+    except Exception as e:                                                # a damaged or foreign file: say which
+        raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {str(e).splitlines()[0][:200]}); "
+                         "delete it, or pass --no-resume to train the run from the start") from None
     _bare(learn.model).to(dev).load_state_dict(ck['model'])
     if learn.opt is None: learn.create_opt()
     learn.opt.load_state_dict(ck['opt'])
