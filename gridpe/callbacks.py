@@ -9,6 +9,7 @@ from __future__ import annotations
 from .files import atomic_file
 from .optim import _bare
 from pathlib import Path
+import numpy as np
 import torch
 from fastcore.foundation import L
 from torch import nn
@@ -67,11 +68,15 @@ class EpochCheckpoint(Callback):
         if rank_distrib() or not trained: return
         kb = self.kb if self.kb is not None and self.kb.state is not None else None
         ck = dict(model=_bare(self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
-                  epoch=self.epoch, best=None if kb is None else (kb.best, kb.best_epoch, kb.state))
+                  epoch=self.epoch, best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state))
         self.fname.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(self.fname, 'wb') as f: torch.save(ck, f)
 
 # %% ../nbs/07a_callbacks.ipynb #4f7b85b2
+# besides tensors and containers a checkpoint holds fastcore's L and numpy scalars (recorded metrics, scheduled hypers)
+_SAFE = [L, np.float64(0).__reduce__()[0], np.dtype,
+         *(type(np.dtype(t)) for t in ('float64', 'float32', 'float16', 'int64', 'int32', 'bool'))]
+
 def load_checkpoint(learn:Learner, # the run's Learner (the same model and optimiser as the saved run)
                     fname:str|Path, # an `EpochCheckpoint` file
                     keep_best:KeepBest|None=None, # restored too, when given
@@ -80,7 +85,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
     if not Path(fname).exists(): return 0
     dev = getattr(learn.dls, 'device', None) or 'cpu'
     try:
-        with torch.serialization.safe_globals([L]): ck = torch.load(fname, map_location=dev, weights_only=True)
+        with torch.serialization.safe_globals(_SAFE): ck = torch.load(fname, map_location=dev, weights_only=True)
     except Exception as e:                                                # a damaged or foreign file: say which
         raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {str(e).splitlines()[0][:200]}); "
                          "delete it, or pass --no-resume to train the run from the start") from None
