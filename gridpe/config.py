@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Callable
 import torch
 from .checks import check_int, check_positive
-from .rope import PE_KINDS
+from .rope import PEKind
 from .formats import load_dataset
 from .images import image_dls
-from .points import point_dls
-from .vit import ARCHS
-from .pct import PCT_ARCHS
+from .points import PointSampling, point_dls
+from .vit import ARCHS, Positions
+from .pct import PCT_ARCHS, Pool, APEMode
 from .learner import vit_learner, pct_learner
 
 # %% auto #0
-__all__ = ['NOT_IDENTITY', 'TASKS', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers', 'vit_width',
-           'valid_heads', 'check_model', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data', 'check_data',
-           'to_json']
+__all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers',
+           'vit_width', 'valid_heads', 'check_model', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data',
+           'check_data', 'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
 # the settings that do not change a run's numbers
@@ -117,7 +117,7 @@ class Task:
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
 
 # %% ../nbs/08_config.ipynb #5b316abb
-_POSITIONED = [k for k in PE_KINDS if k != 'none']                   # the kinds that see positions: pos_scale's keys
+_POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the kinds that see positions: pos_scale's keys
 TASKS = {
     'image': Task(
         partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
@@ -303,26 +303,26 @@ def valid_heads(width:int, # token width
     return [h for h in range(1, width + 1) if width % h == 0 and (width // h) % 2 == 0 and width // h >= 2 * ndim]
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
-_CHOICES = dict(positions=('index', 'scaled'), pool=('max+avg', 'max'), ape=('mlp_once', 'conv_every'),
-                sample=('first', 'random', 'fps'))
+# the settings that take one of an enum's values (--pe: each of its words); the CLI's choices come from here
+CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling)
 
 def check_model(cfg:Config):
     "CompareError for a kind, architecture, setting, choice, head count or size the job cannot build."
     t = TASKS[cfg.task]
-    if bad := [k for k in cfg.pe if k not in PE_KINDS]:
-        raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
+    if bad := [k for k in cfg.pe if k not in list(PEKind)]:
+        raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
     used = {*t.model_args, *t.data_args, *t.learner_args}
     every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
-    for k, ok in _CHOICES.items():
-        if (v := getattr(cfg, k)) is not None and v not in ok:
+    for k, ok in CHOICES.items():
+        if k != 'pe' and (v := getattr(cfg, k)) is not None and v not in list(ok):
             raise CompareError(f"{_flag(k)} {v}: choose from {', '.join(ok)}")
     for k in ('pos_scale', 'pe_options'):
-        if bad := [x for x in (getattr(cfg, k) or {}) if x not in PE_KINDS]:
-            raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
+        if bad := [x for x in (getattr(cfg, k) or {}) if x not in list(PEKind)]:
+            raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]:
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):

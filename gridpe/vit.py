@@ -10,11 +10,13 @@ import inspect
 import torch
 from torch import nn, Tensor
 from fastcore.meta import delegates
-from .rope import make_pe, grid_positions, RotaryTable
+from fastcore.basics import str_enum
+from .checks import check_choice
+from .rope import PEKind, make_pe, grid_positions, RotaryTable
 from .attention import Attention
 
 # %% auto #0
-__all__ = ['ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'vit_small', 'vit_tiny', 'vit_nano']
+__all__ = ['Positions', 'ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'vit_small', 'vit_tiny', 'vit_nano']
 
 # %% ../nbs/05_vit.ipynb #fbd11194
 class PatchEmbed(nn.Module):
@@ -71,10 +73,14 @@ class Block(nn.Module):
         return x + self.drop_path(ls(self.gamma_2, self.mlp(self.norm2(x))))
 
 # %% ../nbs/05_vit.ipynb #e61456a3
+# a ViT's patch positions: patch indices (official; other sizes extrapolate) or indices × training grid / grid
+# (other sizes interpolate)
+Positions = str_enum('Positions', 'index', 'scaled')
+
 class ViT(nn.Module):
     "Vision Transformer with a pluggable positional embedding; runs at any input size divisible by the patch size."
     def __init__(self, n_classes:int=1000, # output classes
-                 pe:str='gridpe', # positional embedding: one of PE_KINDS
+                 pe:PEKind='gridpe', # the positional embedding's kind
                  img_size:int=224, # training image size (sets the APE table's grid and the 'scaled' positions)
                  patch_size:int=16, # patch side
                  in_chans:int=3, # input channels (1 for grayscale)
@@ -91,13 +97,12 @@ class ViT(nn.Module):
                  layer_scale:float|None=None,
                  # 'index': patch indices (official), other sizes extrapolate;
                  # 'scaled': indices × training grid / grid, other sizes interpolate
-                 positions:str='index',
+                 positions:Positions='index',
                 ):
         super().__init__()
         if dim % heads: raise ValueError(f"dim={dim} is not divisible by heads={heads}")
         if img_size % patch_size: raise ValueError(f"img_size={img_size} is not divisible by patch_size={patch_size}")
-        if positions not in ('index', 'scaled'):
-            raise ValueError(f"positions must be 'index' or 'scaled', got {positions!r}")
+        positions = check_choice(positions, Positions, 'positions')
         self.pe_kind, self.patch_size, self.positions = pe, patch_size, positions
         self.train_grid = (img_size // patch_size,) * 2
         self.patch_embed = PatchEmbed(patch_size, in_chans, dim)
