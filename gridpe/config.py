@@ -43,7 +43,7 @@ class Config:
     # peak learning rate; the recipe's (ViT 5e-4 × bs / 512, PCT 0.01) except where the small defaults raise it
     lr:float|None=None
     bs:int|None=None # batch size in total: each of W processes (accelerate launch / torchrun) takes bs // W
-    heads:int|None=None # ViT attention heads
+    n_heads:int|None=None # ViT attention heads
     patch_size:int|None=None # ViT patch side (px)
     amp:bool=True # mixed precision on a GPU (bf16 where supported); --no-amp trains in float32
     # the paper's protocol as its official code ran it: ViT-S (4 heads) at 224 px for 150 epochs;
@@ -121,12 +121,12 @@ _POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the ki
 TASKS = {
     'image': Task(
         partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
-        model_args=('heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
+        model_args=('n_heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
         data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug'),
         learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr'),
         defaults=dict(
             arch='vit_nano',
-            heads=2,
+            n_heads=2,
             patch_size=4,
             epochs=5,
             size=28,
@@ -152,7 +152,7 @@ TASKS = {
             seeds=[0]),
         paper=dict(
             arch='vit_small',
-            heads=4,
+            n_heads=4,
             patch_size=16,
             epochs=150,
             size=224,
@@ -273,7 +273,7 @@ def resolve(task:str='image', # a key of TASKS
 # %% ../nbs/08_config.ipynb #2c4e0358
 def check_numbers(cfg:Config):
     "CompareError for a count, seed, rate, scale or fraction out of its range."
-    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'heads', 'patch_size', 'repeated_aug')
+    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug')
               if getattr(cfg, k) is not None]
     try:
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
@@ -293,7 +293,7 @@ def check_numbers(cfg:Config):
 # %% ../nbs/08_config.ipynb #bb7fdc65
 def vit_width(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
-    with torch.device('meta'): return ARCHS[arch](n_classes=1, pe='none', heads=1).head.in_features
+    with torch.device('meta'): return ARCHS[arch](n_classes=1, pe='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
 def valid_heads(width:int, # token width
@@ -327,8 +327,8 @@ def check_model(cfg:Config):
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
-    if cfg.heads is not None and cfg.heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
-        raise CompareError(f"--heads {cfg.heads} does not split {cfg.arch}'s width {w} into heads of an even number "
+    if cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
+        raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even number "
                            f"(at least 4) of channels: use one of {', '.join(map(str, ok))}")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):

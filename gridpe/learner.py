@@ -134,7 +134,7 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
                 cutmix:float=0., # cutmix α (0: off); official 1.0 (with mixup: one of the two per batch)
                 warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: epochs of linear warm-up, then cosine
                 min_lr:float=0., # final learning rate (official 1e-5)
-                **model_kwargs, # passed to the architecture (heads, patch_size, drop_path, pe_kwargs…)
+                **model_kwargs, # passed to the architecture (n_heads, patch_size, drop_path, pe_kwargs…)
                )->NoDecayLearner:
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
