@@ -101,7 +101,7 @@ class PCT(nn.Module):
                  # (official: gridpe 1, rope_axial 10)
                  pos_scale:float|dict=32.,
                  pe_kwargs:dict|None=None, # passed to make_pe
-                 c:int=256, # attention width (the reference's 256); the other widths scale with it
+                 width:int=256, # attention width (the reference's 256); the other widths scale with it
                  # one rotary embedding per attention layer; None: the kind's default
                  # (RoPE-Mixed per layer, the others shared)
                  pe_per_block:bool|None=None,
@@ -117,7 +117,7 @@ class PCT(nn.Module):
             raise ValueError(f"pos_scale has no scale for {pe!r}: {pos_scale}")
         self.pe_kind, self.centres, self.k, self.pool, self.ape = pe, centres, k, pool, ape
         self.pos_scale = float(pos_scale.get(pe, 1.) if isinstance(pos_scale, dict) else pos_scale)
-        e = c // 4                                                                   # per-point embedding width (64)
+        c = width; e = c // 4                                                        # per-point embedding width (64)
         self.embed = nn.Sequential(nn.Conv1d(3, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU(),
                                    nn.Conv1d(e, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU())
         self.local0, self.local1 = LocalOp(2*e, c // 2), LocalOp(c, c)
@@ -159,12 +159,12 @@ class PCT(nn.Module):
         return self.head(x)
 
 # %% ../nbs/06_pct.ipynb #3a257f2b
-def pct(n_classes:int=40, pe:str='gridpe', **kwargs)->PCT:
+def pct(n_classes:int=40, pe:PEKind='gridpe', **kwargs)->PCT:
     "PCT for `n_classes` with positional embedding `pe` (see `PCT` for the options)."
     return PCT(n_classes, pe, **kwargs)
 
-def pct_tiny(n_classes:int=10, pe:str='gridpe', **kwargs)->PCT:
+def pct_tiny(n_classes:int=10, pe:PEKind='gridpe', **kwargs)->PCT:
     "A narrow PCT (width 64, 16 neighbours) for small data and CPU runs."
-    return PCT(n_classes, pe, **{'c': 64, 'k': 16, **kwargs})
+    return PCT(n_classes, pe, **{'width': 64, 'k': 16, **kwargs})
 
 PCT_ARCHS = {'pct': pct, 'pct_tiny': pct_tiny}
