@@ -105,7 +105,7 @@ class Task:
     # the dataset: (folder or None for the embedded one, max_size=largest size) -> {'train', 'test'} ArraySets
     load:Callable
     dls:Callable # DataLoaders: (data, size, eval_sizes, bs, device=, **data_args) -> DataLoaders with `eval`
-    learner:Callable # Learner: (dls, pe, arch=, lr=, fp16=, cbs=, **learner_args, **model_args)
+    learner:Callable # Learner: (dls, pe, arch=, lr=, amp=, cbs=, **learner_args, **model_args)
     archs:dict # architecture names and constructors
     model_args:tuple # Config fields passed on to the architecture
     defaults:dict # the settings without --paper
