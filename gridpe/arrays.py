@@ -81,14 +81,16 @@ class ArrayDL(TfmdDL):
                  bs:int=64, # batch size
                  shuffle:bool=False, # a new order every epoch
                  num_workers:int=0, # loading processes: none, the data is in memory
-                 repeated_aug:int=1, # repeated augmentation (shuffled): len(dataset)//repeated_aug items an epoch, each repeated
+                 # repeated augmentation (shuffled): len(dataset)//repeated_aug items an epoch, each repeated
+                 repeated_aug:int=1,
                  **kwargs, # passed to TfmdDL: device, drop_last, after_batch…
                 ):
         self.repeated_aug = check_int(repeated_aug, 'repeated_aug')
         super().__init__(dataset, bs=bs, shuffle=shuffle, num_workers=num_workers, **kwargs)
     def get_idxs(self):
         if self.repeated_aug == 1 or not self.shuffle: return super().get_idxs()
-        return [i for i in self.rng.sample(range(self.n), self.n // self.repeated_aug) for _ in range(self.repeated_aug)]
+        r = self.repeated_aug
+        return [i for i in self.rng.sample(range(self.n), self.n // r) for _ in range(r)]
     def __len__(self):
         if self.repeated_aug == 1 or not self.shuffle or self.bs is None: return super().__len__()
         n = self.n // self.repeated_aug * self.repeated_aug

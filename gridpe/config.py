@@ -328,8 +328,8 @@ def check_model(cfg:Config):
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
     if cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
-        raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even number "
-                           f"(at least 4) of channels: use one of {', '.join(map(str, ok))}")
+        raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
+                           f"number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):
         raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. "

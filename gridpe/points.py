@@ -68,7 +68,7 @@ def augment_points(x:torch.Tensor, # points: B, N, 3
 
 # %% ../nbs/04c_points.ipynb #f0c361f7
 class PointBatchTfm(ItemTransform):
-    "Batch transform of (point clouds, labels): each shape to `size` points by `sample`, PCT's augmentation if `augment`."
+    "Batch transform of (point clouds, labels): each shape to `size` points by `sample`; PCT's augmentation if `augment`."
     order = 10
     def __init__(self, size:int, # points to keep
                  sample:PointSampling='first', # 'first', 'random' or 'fps' (sample_points)
