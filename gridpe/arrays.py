@@ -76,25 +76,27 @@ class _Positions:
 # %% ../nbs/04_arrays.ipynb #01b38eb4
 class ArrayDL(TfmdDL):
     "A fastai `TfmdDL` over an `ArraySet` that fetches whole batches by indexing; `after_batch` runs on the device."
-    repeats = 1
+    repeated_aug = 1
     def __init__(self, dataset:ArraySet|None=None, # the data
                  bs:int=64, # batch size
                  shuffle:bool=False, # a new order every epoch
                  num_workers:int=0, # loading processes: none, the data is in memory
-                 repeats:int=1, # repeated augmentation (shuffled): len(dataset)//repeats items an epoch, each repeated
+                 # repeated augmentation (shuffled): len(dataset)//repeated_aug items an epoch, each repeated
+                 repeated_aug:int=1,
                  **kwargs, # passed to TfmdDL: device, drop_last, after_batch…
                 ):
-        self.repeats = check_int(repeats, 'repeats')
+        self.repeated_aug = check_int(repeated_aug, 'repeated_aug')
         super().__init__(dataset, bs=bs, shuffle=shuffle, num_workers=num_workers, **kwargs)
     def get_idxs(self):
-        if self.repeats == 1 or not self.shuffle: return super().get_idxs()
-        return [i for i in self.rng.sample(range(self.n), self.n // self.repeats) for _ in range(self.repeats)]
+        if self.repeated_aug == 1 or not self.shuffle: return super().get_idxs()
+        r = self.repeated_aug
+        return [i for i in self.rng.sample(range(self.n), self.n // r) for _ in range(r)]
     def __len__(self):
-        if self.repeats == 1 or not self.shuffle or self.bs is None: return super().__len__()
-        n = self.n // self.repeats * self.repeats
+        if self.repeated_aug == 1 or not self.shuffle or self.bs is None: return super().__len__()
+        n = self.n // self.repeated_aug * self.repeated_aug
         return n // self.bs + (0 if self.drop_last or n % self.bs == 0 else 1)
     def new(self, dataset=None, cls=None, **kwargs):
-        return super().new(dataset, cls, **{'repeats': self.repeats, **kwargs})
+        return super().new(dataset, cls, **{'repeated_aug': self.repeated_aug, **kwargs})
     def create_batches(self, samps):
         for idx in self.chunkify(samps): yield self.dataset[torch.as_tensor(list(idx), dtype=torch.long)]
 
@@ -189,12 +191,12 @@ def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
               bs:int=64, # training batch size
               eval_bs:int|None=None, # validation/evaluation batch size; bs by default
               device=None, # where batches go; the GPU when there is one
-              repeats:int=1, # repeated augmentation of the training DataLoader (ArrayDL)
+              repeated_aug:int=1, # repeated augmentation of the training DataLoader (ArrayDL)
              )->ArrayDataLoaders:
     "fastai DataLoaders (shuffled training, ordered validation) plus one evaluation DataLoader per size in `dls.eval`."
     device = device or ('cuda' if torch.cuda.is_available() else 'cpu')
     mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device,
-                                         after_batch=tfm(s, train), repeats=repeats if train else 1)
+                                         after_batch=tfm(s, train), repeated_aug=repeated_aug if train else 1)
     eb = eval_bs or bs
     return ArrayDataLoaders(mk(data['train'], size, True, bs), mk(data['test'], size, False, eb), device=device,
                             eval={check_int(s, 'eval size'): mk(data['test'], s, False, eb) for s in eval_sizes})

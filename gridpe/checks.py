@@ -9,7 +9,7 @@ from __future__ import annotations
 import math, numbers
 
 # %% auto #0
-__all__ = ['check_int', 'check_positive']
+__all__ = ['check_int', 'check_positive', 'check_choice']
 
 # %% ../nbs/00_checks.ipynb #eab6e754
 def check_int(v, # the value to check
@@ -29,3 +29,14 @@ def check_positive(v, # the value to check
     if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v <= 0:
         raise ValueError(f"{name} must be a number > 0, got {v!r}")
     return float(v)
+
+def check_choice(v, # the value to check
+                 choices:type, # the allowed values: a `str_enum` (its members are strings)
+                 name:str, # its name in the message
+                ):
+    "Return `v` as a member of `choices` (a plain string works), else raise a ValueError listing the allowed values."
+    ok = [str(o) for o in choices]
+    if not isinstance(v, str) or v not in ok:
+        *rest, last = map(repr, ok)
+        raise ValueError(f"{name} must be {', '.join(rest) + ' or ' if rest else ''}{last}, got {v!r}")
+    return choices(v)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse, json, os, sys, types, typing
 from dataclasses import fields
 import matplotlib
-from .config import Config, NOT_IDENTITY, TASKS, CompareError, resolve, check_settings, to_json, _flag
+from .config import Config, NOT_IDENTITY, TASKS, CHOICES, CompareError, resolve, check_settings, to_json, _flag
 from .runner import compare
 from fastcore.docments import docments
 
@@ -57,7 +57,8 @@ def cli_parser()->argparse.ArgumentParser:
             p.add_argument(_flag(('no_' if f.default else '') + f.name), dest=f.name, action='store_const',
                            const=not f.default, help=h)
         elif typ is dict: p.add_argument(_flag(f.name), nargs='+', help=h, metavar='KIND=VALUE')   # parse_dict reads it
-        else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper())
+        else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper(),
+                             choices=list(map(str, CHOICES[f.name])) if f.name in CHOICES else None)
     p.add_argument('--dry-run', action='store_true',
                    help="print the resolved settings as JSON (the run's config.json) and exit")
     return p

@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Callable
 import torch
 from .checks import check_int, check_positive
-from .rope import PE_KINDS
+from .rope import PEKind
 from .formats import load_dataset
 from .images import image_dls
-from .points import point_dls
-from .vit import ARCHS
-from .pct import PCT_ARCHS
+from .points import PointSampling, point_dls
+from .vit import ARCHS, Positions
+from .pct import PCT_ARCHS, Pool, APEMode
 from .learner import vit_learner, pct_learner
 
 # %% auto #0
-__all__ = ['NOT_IDENTITY', 'TASKS', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers', 'vit_width',
-           'valid_heads', 'check_model', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data', 'check_data',
-           'to_json']
+__all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers',
+           'vit_width', 'valid_heads', 'check_model', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data',
+           'check_data', 'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
 # the settings that do not change a run's numbers
@@ -43,7 +43,7 @@ class Config:
     # peak learning rate; the recipe's (ViT 5e-4 × bs / 512, PCT 0.01) except where the small defaults raise it
     lr:float|None=None
     bs:int|None=None # batch size in total: each of W processes (accelerate launch / torchrun) takes bs // W
-    heads:int|None=None # ViT attention heads
+    n_heads:int|None=None # ViT attention heads
     patch_size:int|None=None # ViT patch side (px)
     amp:bool=True # mixed precision on a GPU (bf16 where supported); --no-amp trains in float32
     # the paper's protocol as its official code ran it: ViT-S (4 heads) at 224 px for 150 epochs;
@@ -105,7 +105,7 @@ class Task:
     # the dataset: (folder or None for the embedded one, max_size=largest size) -> {'train', 'test'} ArraySets
     load:Callable
     dls:Callable # DataLoaders: (data, size, eval_sizes, bs, device=, **data_args) -> DataLoaders with `eval`
-    learner:Callable # Learner: (dls, pe, arch=, lr=, fp16=, cbs=, **learner_args, **model_args)
+    learner:Callable # Learner: (dls, pe, arch=, lr=, amp=, cbs=, **learner_args, **model_args)
     archs:dict # architecture names and constructors
     model_args:tuple # Config fields passed on to the architecture
     defaults:dict # the settings without --paper
@@ -117,16 +117,16 @@ class Task:
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
 
 # %% ../nbs/08_config.ipynb #5b316abb
-_POSITIONED = [k for k in PE_KINDS if k != 'none']                   # the kinds that see positions: pos_scale's keys
+_POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the kinds that see positions: pos_scale's keys
 TASKS = {
     'image': Task(
         partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
-        model_args=('heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
+        model_args=('n_heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
         data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug'),
         learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr'),
         defaults=dict(
             arch='vit_nano',
-            heads=2,
+            n_heads=2,
             patch_size=4,
             epochs=5,
             size=28,
@@ -152,7 +152,7 @@ TASKS = {
             seeds=[0]),
         paper=dict(
             arch='vit_small',
-            heads=4,
+            n_heads=4,
             patch_size=16,
             epochs=150,
             size=224,
@@ -273,7 +273,7 @@ def resolve(task:str='image', # a key of TASKS
 # %% ../nbs/08_config.ipynb #2c4e0358
 def check_numbers(cfg:Config):
     "CompareError for a count, seed, rate, scale or fraction out of its range."
-    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'heads', 'patch_size', 'repeated_aug')
+    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug')
               if getattr(cfg, k) is not None]
     try:
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
@@ -293,7 +293,7 @@ def check_numbers(cfg:Config):
 # %% ../nbs/08_config.ipynb #bb7fdc65
 def vit_width(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
-    with torch.device('meta'): return ARCHS[arch](n_classes=1, pe='none', heads=1).head.in_features
+    with torch.device('meta'): return ARCHS[arch](n_classes=1, pe='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
 def valid_heads(width:int, # token width
@@ -303,33 +303,33 @@ def valid_heads(width:int, # token width
     return [h for h in range(1, width + 1) if width % h == 0 and (width // h) % 2 == 0 and width // h >= 2 * ndim]
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
-_CHOICES = dict(positions=('index', 'scaled'), pool=('max+avg', 'max'), ape=('mlp_once', 'conv_every'),
-                sample=('first', 'random', 'fps'))
+# the settings that take one of an enum's values (--pe: each of its words); the CLI's choices come from here
+CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling)
 
 def check_model(cfg:Config):
     "CompareError for a kind, architecture, setting, choice, head count or size the job cannot build."
     t = TASKS[cfg.task]
-    if bad := [k for k in cfg.pe if k not in PE_KINDS]:
-        raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
+    if bad := [k for k in cfg.pe if k not in list(PEKind)]:
+        raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
     used = {*t.model_args, *t.data_args, *t.learner_args}
     every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
-    for k, ok in _CHOICES.items():
-        if (v := getattr(cfg, k)) is not None and v not in ok:
+    for k, ok in CHOICES.items():
+        if k != 'pe' and (v := getattr(cfg, k)) is not None and v not in list(ok):
             raise CompareError(f"{_flag(k)} {v}: choose from {', '.join(ok)}")
     for k in ('pos_scale', 'pe_options'):
-        if bad := [x for x in (getattr(cfg, k) or {}) if x not in PE_KINDS]:
-            raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PE_KINDS)}")
+        if bad := [x for x in (getattr(cfg, k) or {}) if x not in list(PEKind)]:
+            raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]:
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
-    if cfg.heads is not None and cfg.heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
-        raise CompareError(f"--heads {cfg.heads} does not split {cfg.arch}'s width {w} into heads of an even number "
-                           f"(at least 4) of channels: use one of {', '.join(map(str, ok))}")
+    if cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
+        raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
+                           f"number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):
         raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. "

@@ -164,6 +164,6 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
     mean, std = channel_stats(tr.x)
     tfm = lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct, three_augment, color_jitter)
     dls = array_dls(data, tfm, size, eval_sizes, bs, eval_bs, device,
-                    repeats=check_int(repeated_aug, 'repeated_aug'))
+                    repeated_aug=check_int(repeated_aug, 'repeated_aug'))
     dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)
     return dls

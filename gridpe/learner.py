@@ -76,9 +76,9 @@ def class_metrics(n_classes:int, # classes of the task
     return [accuracy] + ([partial(top_k_accuracy, k=k)] if n_classes > k else [])
 
 # %% ../nbs/07b_learner.ipynb #015b6483
-def _precision(learn:Learner, fp16:bool|None):
+def _precision(learn:Learner, amp:bool|None):
     "Mixed precision on CUDA: bf16 where the GPU supports it, fp16 otherwise; off on the CPU."
-    if fp16 is False or not torch.cuda.is_available() or torch.device(learn.dls.device).type != 'cuda': return learn
+    if amp is False or not torch.cuda.is_available() or torch.device(learn.dls.device).type != 'cuda': return learn
     return learn.to_bf16() if torch.cuda.is_bf16_supported() else learn.to_fp16()
 
 # %% ../nbs/07b_learner.ipynb #a0ffe57b
@@ -127,14 +127,14 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
                 lr:float|None=None, # peak learning rate; 5e-4 × bs / 512 by default
                 wd:float=0.05, # weight decay of the decayed parameters
                 label_smoothing:float=0.1, # label smoothing
-                fp16:bool|None=None, # mixed precision; automatic on CUDA by default
+                amp:bool|None=None, # mixed precision; automatic on CUDA by default
                 cbs=None, # extra fastai callbacks
                 path='.', # where `learn.save` writes (path/models)
                 mixup:float=0., # mixup α (0: off); official 0.8
                 cutmix:float=0., # cutmix α (0: off); official 1.0 (with mixup: one of the two per batch)
                 warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: epochs of linear warm-up, then cosine
                 min_lr:float=0., # final learning rate (official 1e-5)
-                **model_kwargs, # passed to the architecture (heads, patch_size, drop_path, pe_kwargs…)
+                **model_kwargs, # passed to the architecture (n_heads, patch_size, drop_path, pe_kwargs…)
                )->NoDecayLearner:
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
@@ -145,7 +145,7 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
     lr = lr or 5e-4 * dls.bs / 512
     if warmup_epochs is None: learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr)
     else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
-    return _precision(learn, fp16)
+    return _precision(learn, amp)
 
 # %% ../nbs/07b_learner.ipynb #1afe2d05
 def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
@@ -154,7 +154,7 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
                 lr:float|None=None, # peak learning rate; the reference's 0.01 (SGD) by default, official run 5e-3
                 wd:float=5e-4, # weight decay (L2, as torch's SGD) of the decayed parameters
                 label_smoothing:float=0.2, # label smoothing (the reference's eps)
-                fp16:bool|None=None, # mixed precision; automatic on CUDA by default
+                amp:bool|None=None, # mixed precision; automatic on CUDA by default
                 cbs=None, # extra fastai callbacks
                 path='.', # where `learn.save` writes (path/models)
                 momentum:float=0.9, # SGD momentum
@@ -168,7 +168,7 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
                            opt_func=partial(ForeachSGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd,
                            moms=(momentum,) * 3, metrics=class_metrics(dls.c), cbs=cbs, path=path)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
-    return _precision(learn, fp16)
+    return _precision(learn, amp)
 
 # %% ../nbs/07b_learner.ipynb #3e4c1a7b
 def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`)

@@ -9,13 +9,15 @@ from __future__ import annotations
 import torch
 from torch import nn, Tensor
 import torch.nn.functional as F
-from .rope import make_pe, RotaryTable
+from fastcore.basics import str_enum
+from .checks import check_choice
+from .rope import PEKind, make_pe, RotaryTable
 from .fused import rope_qkv
 from .geometry import farthest_point_sample, gather_points, knn
 
 # %% auto #0
-__all__ = ['PCT_ARCHS', 'PointwiseConv', 'LocalOp', 'local_op_reference', 'sample_and_group', 'OffsetAttention', 'PCT', 'pct',
-           'pct_tiny']
+__all__ = ['Pool', 'APEMode', 'PCT_ARCHS', 'PointwiseConv', 'LocalOp', 'local_op_reference', 'sample_and_group',
+           'OffsetAttention', 'PCT', 'pct', 'pct_tiny']
 
 # %% ../nbs/06_pct.ipynb #c88b3f78
 class PointwiseConv(nn.Conv1d):
@@ -84,36 +86,38 @@ class OffsetAttention(nn.Module):
         return x + self.act(self.after_norm(self.trans_conv(x - x_r)))
 
 # %% ../nbs/06_pct.ipynb #83d449e3
+Pool = str_enum('Pool', 'max+avg', 'max') # PCT's global pooling: max and mean concatenated, or max (the reference code)
+# PCT's learned APE: an MLP on xyz added to the tokens once, or a linear map added at every attention input (official)
+APEMode = str_enum('APEMode', 'mlp_once', 'conv_every')
+
 class PCT(nn.Module):
     "Point Cloud Transformer classifier with a pluggable positional embedding."
     def __init__(self, n_classes:int=40, # output classes
-                 pe:str='gridpe', # positional embedding: one of PE_KINDS
+                 pe:PEKind='gridpe', # the positional embedding's kind
                  centres:str='proportional', # 'proportional' (N and N/2 centres) or 'fixed' (512 and 256)
                  k:int=32, # neighbours per centre
-                 pool:str='max+avg', # global pooling: 'max+avg' (concatenated) or 'max' (the reference code)
+                 pool:Pool='max+avg', # global pooling: 'max+avg' (concatenated) or 'max' (the reference code)
                  # positions given to the embedding: xyz × pos_scale, or a dict of scales per kind
                  # (official: gridpe 1, rope_axial 10)
                  pos_scale:float|dict=32.,
                  pe_kwargs:dict|None=None, # passed to make_pe
-                 c:int=256, # attention width (the reference's 256); the other widths scale with it
+                 width:int=256, # attention width (the reference's 256); the other widths scale with it
                  # one rotary embedding per attention layer; None: the kind's default
                  # (RoPE-Mixed per layer, the others shared)
                  pe_per_block:bool|None=None,
                  # for pe='ape': 'mlp_once' (an MLP on xyz added to the tokens once) or 'conv_every'
                  # (official: a linear map added at every layer's input)
-                 ape:str='mlp_once',
+                 ape:APEMode='mlp_once',
                 ):
         super().__init__()
         if centres not in ('proportional', 'fixed'):
             raise ValueError(f"centres must be 'proportional' or 'fixed', got {centres!r}")
-        if pool not in ('max+avg', 'max'): raise ValueError(f"pool must be 'max+avg' or 'max', got {pool!r}")
-        if ape not in ('mlp_once', 'conv_every'):
-            raise ValueError(f"ape must be 'mlp_once' or 'conv_every', got {ape!r}")
+        pool, ape = check_choice(pool, Pool, 'pool'), check_choice(ape, APEMode, 'ape')
         if isinstance(pos_scale, dict) and pe not in pos_scale and pe != 'none':
             raise ValueError(f"pos_scale has no scale for {pe!r}: {pos_scale}")
         self.pe_kind, self.centres, self.k, self.pool, self.ape = pe, centres, k, pool, ape
         self.pos_scale = float(pos_scale.get(pe, 1.) if isinstance(pos_scale, dict) else pos_scale)
-        e = c // 4                                                                   # per-point embedding width (64)
+        c = width; e = c // 4                                                        # per-point embedding width (64)
         self.embed = nn.Sequential(nn.Conv1d(3, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU(),
                                    nn.Conv1d(e, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU())
         self.local0, self.local1 = LocalOp(2*e, c // 2), LocalOp(c, c)
@@ -155,12 +159,12 @@ class PCT(nn.Module):
         return self.head(x)
 
 # %% ../nbs/06_pct.ipynb #3a257f2b
-def pct(n_classes:int=40, pe:str='gridpe', **kwargs)->PCT:
+def pct(n_classes:int=40, pe:PEKind='gridpe', **kwargs)->PCT:
     "PCT for `n_classes` with positional embedding `pe` (see `PCT` for the options)."
     return PCT(n_classes, pe, **kwargs)
 
-def pct_tiny(n_classes:int=10, pe:str='gridpe', **kwargs)->PCT:
+def pct_tiny(n_classes:int=10, pe:PEKind='gridpe', **kwargs)->PCT:
     "A narrow PCT (width 64, 16 neighbours) for small data and CPU runs."
-    return PCT(n_classes, pe, **{'c': 64, 'k': 16, **kwargs})
+    return PCT(n_classes, pe, **{'width': 64, 'k': 16, **kwargs})
 
 PCT_ARCHS = {'pct': pct, 'pct_tiny': pct_tiny}

@@ -36,24 +36,24 @@ class TensorPointCloud(TensorBase):
 # %% ../nbs/04c_points.ipynb #66868cd6
 PointSampling = str_enum('PointSampling', 'first', 'random', 'fps')
 
-def _sampling(method:str, name:str='sampling method')->PointSampling:
-    "`method` as a `PointSampling`, or a ValueError that lists the methods."
+def _sampling(sample:str, name:str='sampling method')->PointSampling:
+    "`sample` as a `PointSampling`, or a ValueError that lists the methods."
     *rest, last = (repr(str(o)) for o in PointSampling)
-    if method not in list(PointSampling):
-        raise ValueError(f"unknown {name} {method!r}: choose {', '.join(rest)} or {last}")
-    return PointSampling(method)
+    if sample not in list(PointSampling):
+        raise ValueError(f"unknown {name} {sample!r}: choose {', '.join(rest)} or {last}")
+    return PointSampling(sample)
 
 # %% ../nbs/04c_points.ipynb #56c6e0c8
 def sample_points(x:torch.Tensor, # points: B, P, 3
-                  n:int, # points to keep
-                  method:PointSampling='first', # 'first', 'random' or 'fps'
+                  size:int, # points to keep
+                  sample:PointSampling='first', # 'first', 'random' or 'fps'
                  )->torch.Tensor:
-    "Reduce every shape of a batch to `n` points: B, n, 3."
-    if n > x.shape[1]: raise ValueError(f"asked for {n} points but the shapes have {x.shape[1]}")
-    method = _sampling(method)
-    if method == 'first': return x[:, :n]
-    if method == 'random': return gather_points(x, torch.rand(x.shape[:2], device=x.device).argsort(1)[:, :n])
-    return gather_points(x, farthest_point_sample(x, n))
+    "Reduce every shape of a batch to `size` points: B, size, 3."
+    if size > x.shape[1]: raise ValueError(f"asked for {size} points but the shapes have {x.shape[1]}")
+    sample = _sampling(sample)
+    if sample == 'first': return x[:, :size]
+    if sample == 'random': return gather_points(x, torch.rand(x.shape[:2], device=x.device).argsort(1)[:, :size])
+    return gather_points(x, farthest_point_sample(x, size))
 
 # %% ../nbs/04c_points.ipynb #ee7cfb94
 def augment_points(x:torch.Tensor, # points: B, N, 3
@@ -68,23 +68,23 @@ def augment_points(x:torch.Tensor, # points: B, N, 3
 
 # %% ../nbs/04c_points.ipynb #f0c361f7
 class PointBatchTfm(ItemTransform):
-    "Batch transform of (point clouds, labels): each shape to `n` points by `method`, PCT's augmentation if `augment`."
+    "Batch transform of (point clouds, labels): each shape to `size` points by `sample`; PCT's augmentation if `augment`."
     order = 10
-    def __init__(self, n:int, # points to keep
-                 method:PointSampling='first', # 'first', 'random' or 'fps' (sample_points)
+    def __init__(self, size:int, # points to keep
+                 sample:PointSampling='first', # 'first', 'random' or 'fps' (sample_points)
                  augment:bool=False, # PCT's training augmentation (augment_points)
-                ): self.n, self.method, self.augment = n, method, augment
+                ): self.size, self.sample, self.augment = size, sample, augment
     def encodes(self, b): # (points B, P, 3, labels B,) or (points,)
-        x = sample_points(b[0].as_subclass(Tensor), self.n, self.method)
+        x = sample_points(b[0].as_subclass(Tensor), self.size, self.sample)
         x = (augment_points(x) if self.augment else x).as_subclass(TensorPointCloud)
         return (x, *(y.as_subclass(TensorCategory) for y in b[1:]))
 
 # %% ../nbs/04c_points.ipynb #b64aeed7
 def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 points (N, P, 3)
-              n_points:int=512, # points per shape in training and validation
-              eval_points:list=(), # point counts of the evaluation DataLoaders (dls.eval)
+              size:int=512, # points per shape in training and validation
+              eval_sizes:list=(), # point counts of the evaluation DataLoaders (dls.eval)
               bs:int=32, # batch size
-              sample:PointSampling='random', # how training shapes are reduced to n_points: 'first', 'random' or 'fps'
+              sample:PointSampling='random', # how training shapes are reduced to size: 'first', 'random' or 'fps'
               eval_sample:PointSampling='first', # how evaluation shapes are reduced (PCT: the first points)
               augment:bool=True, # PCT's training augmentation
               device=None, # where batches (and their augmentation) go; the GPU when there is one
@@ -94,12 +94,12 @@ def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 poin
     tr, te = data['train'], data['test']
     sample, eval_sample = _sampling(sample, 'sample'), _sampling(eval_sample, 'eval_sample')
     P = min(tr.x.shape[1], te.x.shape[1])
-    for n in [n_points, *eval_points]:
+    for n in [size, *eval_sizes]:
         if check_int(n, 'point count') > P:
             raise ValueError(f"asked for {n} points but the shapes have {P}: use at most {P}")
     tfm = lambda n, train: PointBatchTfm(n, sample if train else eval_sample, augment and train)
-    dls = array_dls(data, tfm, n_points, eval_points, bs, eval_bs, device)
-    dls.size = dls.n_points = n_points
+    dls = array_dls(data, tfm, size, eval_sizes, bs, eval_bs, device)
+    dls.size = size
     return dls
 
 # %% ../nbs/04c_points.ipynb #8e6737be

@@ -11,13 +11,14 @@ from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
+from fastcore.basics import str_enum
 from .checks import check_int
 from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_base, GridPEWarning
 
 # %% auto #0
-__all__ = ['PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions', 'check_pos', 'pe_state',
-           'describe_pe', 'PosEmbed', 'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies', 'RoPEAxial',
-           'mixed_frequencies', 'RoPEMixed', 'LearnedAPE', 'NoPE', 'make_pe']
+__all__ = ['PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions', 'check_pos',
+           'pe_state', 'describe_pe', 'PosEmbed', 'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies',
+           'RoPEAxial', 'mixed_frequencies', 'RoPEMixed', 'LearnedAPE', 'NoPE', 'make_pe']
 
 # %% ../nbs/02_rope.ipynb #21088a6a
 def check_theta(x:Tensor, theta:Tensor):
@@ -340,9 +341,11 @@ class NoPE(PosEmbed):
     def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, None]: return tokens, None
 
 # %% ../nbs/02_rope.ipynb #1a0ed069
-PE_KINDS = ('gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none')
+# the positional-embedding kinds: a model's or learner's `pe`, `make_pe`'s `kind`, the values of `--pe`
+PEKind = str_enum('PEKind', 'gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none')
+PE_KINDS = tuple(map(str, PEKind)) # the kinds as plain strings, in order (for loops, tables and dict keys)
 
-def make_pe(kind:str, # one of PE_KINDS
+def make_pe(kind:PEKind, # the embedding's kind
             head_dim:int, # channels per attention head
             n_heads:int, # attention heads
             ndim:int, # spatial dimensions of the positions
@@ -356,7 +359,7 @@ def make_pe(kind:str, # one of PE_KINDS
            )->PosEmbed:
     "The positional embedding `kind` for `n_heads` heads of `head_dim` channels (per block of `depth` if `per_block`)."
     cls = dict(gridpe=GridPE, rope_axial=RoPEAxial, rope_mixed=RoPEMixed, ape=LearnedAPE, none=NoPE).get(kind)
-    if cls is None: raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PE_KINDS)}")
+    if cls is None: raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PEKind)}")
     if (depth is not None and cls.per_block_default) if per_block is None else per_block:
         if not issubclass(cls, RotaryPE):
             why = 'is added once to the tokens' if cls.additive else 'has nothing to repeat'

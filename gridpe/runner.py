@@ -40,7 +40,7 @@ def run_one(cfg:Config, # the job's settings
     if n > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
     cbs = [HistoryCSV(Path(history).absolute())] if history and rank_distrib() == 0 else []
     dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs // n, device=device, **call_kwargs(t.dls, cfg, t.data_args))
-    learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, fp16=cfg.amp, cbs=cbs,
+    learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp, cbs=cbs,
                       **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
     if cfg.quiet: learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)]); learn.logger = noop
     df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, **call_kwargs(train_and_evaluate, cfg, ('best',)))

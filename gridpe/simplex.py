@@ -9,11 +9,12 @@ from __future__ import annotations
 import math, warnings
 import torch
 from torch import Tensor
-from .checks import check_int
+from fastcore.basics import str_enum
+from .checks import check_int, check_choice
 
 # %% auto #0
-__all__ = ['n_directions', 'simplex_wave_vectors', 'random_rotation', 'GridPEWarning', 'check_ratio', 'scale_frequencies',
-           'ratio_from_base', 'n_scales', 'grid_frequencies']
+__all__ = ['Rotation', 'n_directions', 'simplex_wave_vectors', 'random_rotation', 'GridPEWarning', 'check_ratio',
+           'scale_frequencies', 'ratio_from_base', 'n_scales', 'grid_frequencies']
 
 # %% ../nbs/01_simplex.ipynb #0bfa77e8
 def n_directions(n:int, # spatial dimensions
@@ -98,6 +99,9 @@ def n_scales(head_dim:int, # channels per attention head, d
     return S
 
 # %% ../nbs/01_simplex.ipynb #36d13914
+# how GridPE rotates the simplex: a Haar rotation per head and scale, one per head (the official code), or none
+Rotation = str_enum('Rotation', 'random', 'head', 'fixed')
+
 def grid_frequencies(head_dim:int, # channels per attention head, d
                      n_heads:int, # number of attention heads, H
                      n:int, # spatial dimensions
@@ -105,13 +109,12 @@ def grid_frequencies(head_dim:int, # channels per attention head, d
                      ratio:float|None=None, # ratio of successive scales; e^(1/n) by default
                      # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales
                      # (the official code); 'fixed': the plain simplex
-                     rotate:str='random',
+                     rotate:Rotation='random',
                      seed:int=0, # seed of the random rotations
                     )->Tensor:
     "GridPE frequency vectors $W_{h,p}$ for every head and channel pair: (n_heads, head_dim//2, n), float32."
     H, S, M = check_int(n_heads, 'n_heads'), n_scales(head_dim, n), n_directions(n)
-    if rotate not in ('random', 'head', 'fixed'):
-        raise ValueError(f"rotate must be 'random', 'head' or 'fixed', got {rotate!r}")
+    rotate = check_choice(rotate, Rotation, 'rotate')
     om, g = simplex_wave_vectors(n, torch.float64), torch.Generator().manual_seed(seed)   # M, n
     if rotate == 'random': R = random_rotation(n, H*S, g, torch.float64).view(H, S, n, n)
     elif rotate == 'head': R = random_rotation(n, H, g, torch.float64)[:, None].expand(H, S, n, n)

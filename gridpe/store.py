@@ -15,7 +15,8 @@ from .files import atomic_file
 from .config import Config, CompareError, _flag, to_json
 
 # %% auto #0
-__all__ = ['COLUMNS', 'run_lock', 'read_results', 'part_path', 'read_part', 'settings_diff', 'open_folder', 'merge_results']
+__all__ = ['COLUMNS', 'RENAMED', 'run_lock', 'read_results', 'part_path', 'read_part', 'settings_diff', 'read_settings',
+           'open_folder', 'merge_results']
 
 # %% ../nbs/08a_store.ipynb #feebf08c
 @contextlib.contextmanager
@@ -83,13 +84,23 @@ def settings_diff(old:dict, # settings recorded in a folder
     return ', '.join(f"{_flag(k)} {f(old.get(k))} → {f(v)}" for k, v in new.items() if k not in old or old[k] != v)
 
 # %% ../nbs/08a_store.ipynb #564939fb
+# settings renamed since: a config.json written before holds the old name (old → Config field)
+RENAMED = {'heads': 'n_heads'}
+
+def read_settings(path:Path)->dict:
+    "The settings of a config.json (a folder's, or a copy of one) under today's names (`RENAMED`), each kind's too."
+    up = lambda o: {RENAMED.get(k, k): v for k, v in o.items()} if isinstance(o, dict) else o
+    d = up(json.loads(Path(path).read_text()))
+    if isinstance(d.get('kinds'), dict): d['kinds'] = {k: up(v) for k, v in d['kinds'].items()}
+    return d
+
 def open_folder(cfg:Config):
     "Create the results folder, or check that it holds these settings and sound files."
     out, first = Path(cfg.out), rank_distrib() == 0              # under accelerate/torchrun the first process writes
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out/'.lock', wait=True):
         if (conf := out/'config.json').exists():
-            try: old = json.loads(conf.read_text())
+            try: old = read_settings(conf)
             except ValueError: raise CompareError(f"{conf} is damaged: remove {out} or use another --out") from None
             if diff := settings_diff(old, cfg.identity()):
                 raise CompareError(f"{out} holds results of other settings ({diff}): use another --out, "

@@ -10,11 +10,13 @@ import inspect
 import torch
 from torch import nn, Tensor
 from fastcore.meta import delegates
-from .rope import make_pe, grid_positions, RotaryTable
+from fastcore.basics import str_enum
+from .checks import check_choice
+from .rope import PEKind, make_pe, grid_positions, RotaryTable
 from .attention import Attention
 
 # %% auto #0
-__all__ = ['ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'vit_small', 'vit_tiny', 'vit_nano']
+__all__ = ['Positions', 'ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'vit_small', 'vit_tiny', 'vit_nano']
 
 # %% ../nbs/05_vit.ipynb #fbd11194
 class PatchEmbed(nn.Module):
@@ -47,7 +49,7 @@ class DropPath(nn.Module):
 class Block(nn.Module):
     "Pre-norm transformer block: attention, then MLP, with stochastic depth and optional LayerScale gains γ₁, γ₂."
     def __init__(self, dim:int, # token dimension
-                 heads:int, # attention heads
+                 n_heads:int, # attention heads
                  mlp_ratio:float=4., # MLP width / dim
                  drop_path:float=0., # stochastic depth of the block
                  qkv_bias:bool=True, # bias in the q, k, v projection
@@ -55,7 +57,7 @@ class Block(nn.Module):
                  layer_scale:float|None=None,
                 ):
         super().__init__()
-        self.norm1, self.attn = nn.LayerNorm(dim, eps=1e-6), Attention(dim, heads, qkv_bias)
+        self.norm1, self.attn = nn.LayerNorm(dim, eps=1e-6), Attention(dim, n_heads, qkv_bias)
         self.norm2 = nn.LayerNorm(dim, eps=1e-6)
         self.mlp = nn.Sequential(nn.Linear(dim, int(dim * mlp_ratio)), nn.GELU(), nn.Linear(int(dim * mlp_ratio), dim))
         self.drop_path = DropPath(drop_path)
@@ -71,16 +73,20 @@ class Block(nn.Module):
         return x + self.drop_path(ls(self.gamma_2, self.mlp(self.norm2(x))))
 
 # %% ../nbs/05_vit.ipynb #e61456a3
+# a ViT's patch positions: patch indices (official; other sizes extrapolate) or indices × training grid / grid
+# (other sizes interpolate)
+Positions = str_enum('Positions', 'index', 'scaled')
+
 class ViT(nn.Module):
     "Vision Transformer with a pluggable positional embedding; runs at any input size divisible by the patch size."
     def __init__(self, n_classes:int=1000, # output classes
-                 pe:str='gridpe', # positional embedding: one of PE_KINDS
+                 pe:PEKind='gridpe', # the positional embedding's kind
                  img_size:int=224, # training image size (sets the APE table's grid and the 'scaled' positions)
                  patch_size:int=16, # patch side
                  in_chans:int=3, # input channels (1 for grayscale)
                  dim:int=384, # token dimension
                  depth:int=12, # blocks
-                 heads:int=6, # attention heads
+                 n_heads:int=6, # attention heads
                  mlp_ratio:float=4., # MLP width / dim
                  drop_path:float=0.1, # stochastic depth of the last block (linearly increasing)
                  pe_kwargs:dict|None=None, # passed to make_pe (e.g. rotate='head', base=10000, ratio=...)
@@ -91,20 +97,19 @@ class ViT(nn.Module):
                  layer_scale:float|None=None,
                  # 'index': patch indices (official), other sizes extrapolate;
                  # 'scaled': indices × training grid / grid, other sizes interpolate
-                 positions:str='index',
+                 positions:Positions='index',
                 ):
         super().__init__()
-        if dim % heads: raise ValueError(f"dim={dim} is not divisible by heads={heads}")
+        if dim % n_heads: raise ValueError(f"dim={dim} is not divisible by n_heads={n_heads}")
         if img_size % patch_size: raise ValueError(f"img_size={img_size} is not divisible by patch_size={patch_size}")
-        if positions not in ('index', 'scaled'):
-            raise ValueError(f"positions must be 'index' or 'scaled', got {positions!r}")
+        positions = check_choice(positions, Positions, 'positions')
         self.pe_kind, self.patch_size, self.positions = pe, patch_size, positions
         self.train_grid = (img_size // patch_size,) * 2
         self.patch_embed = PatchEmbed(patch_size, in_chans, dim)
         self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))
-        self.pe = make_pe(pe, dim // heads, heads, 2, grid=self.train_grid, depth=depth, per_block=pe_per_block,
+        self.pe = make_pe(pe, dim // n_heads, n_heads, 2, grid=self.train_grid, depth=depth, per_block=pe_per_block,
                           **(pe_kwargs or {}))
-        self.blocks = nn.ModuleList(Block(dim, heads, mlp_ratio, drop_path * i / max(depth - 1, 1),
+        self.blocks = nn.ModuleList(Block(dim, n_heads, mlp_ratio, drop_path * i / max(depth - 1, 1),
                                           layer_scale=layer_scale) for i in range(depth))
         self.norm, self.head = nn.LayerNorm(dim, eps=1e-6), nn.Linear(dim, n_classes)
         self.apply(self._init)
@@ -150,17 +155,17 @@ def _vit_args(**model_args):
         return f
     return _f
 
-@_vit_args(dim=384, depth=12, heads=6)
+@_vit_args(dim=384, depth=12, n_heads=6)
 def vit_small(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
     "ViT-S: embed 384, depth 12, 6 heads (≈ 22M parameters at 224 px with 1000 classes)."
     return ViT(n_classes, pe, **dict(vit_small.model_args, **kwargs))
 
-@_vit_args(dim=192, depth=12, heads=3)
+@_vit_args(dim=192, depth=12, n_heads=3)
 def vit_tiny(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
     "ViT-Ti: embed 192, depth 12, 3 heads (≈ 5.7M parameters)."
     return ViT(n_classes, pe, **dict(vit_tiny.model_args, **kwargs))
 
-@_vit_args(dim=96, depth=4, heads=2, patch_size=4, img_size=28, in_chans=1)
+@_vit_args(dim=96, depth=4, n_heads=2, patch_size=4, img_size=28, in_chans=1)
 def vit_nano(n_classes:int=10, pe:str='gridpe', **kwargs)->ViT:
     "A 4-block ViT (embed 96, 2 heads, 4-pixel patches of 28-pixel grayscale images) for small images and CPU runs."
     return ViT(n_classes, pe, **dict(vit_nano.model_args, **kwargs))

@@ -12,6 +12,7 @@ ablation_<name>_attention.csv for the ablations in ATTENTION; ablation_configs.j
 import argparse, json
 from pathlib import Path
 import pandas as pd
+from gridpe.store import read_settings
 
 MAINS = ('cifar10_vit_small_10ep', 'cifar10_vit_small', 'modelnet10_pct')   # the main folders, gathered when present
 MAIN = 'cifar10_vit_small_10ep'   # the reference arm of the CIFAR-10 ablations (the same 10-epoch schedule)
@@ -50,7 +51,7 @@ PER_PROCESS = ('out', 'device', 'jobs', 'quiet')   # config.json fields of the l
 
 def config(folder:Path)->dict:
     "The folder's settings, with the kinds and seeds of its finished runs (config.json holds the last process's own lists)."
-    c, done = json.loads((folder/'config.json').read_text()), finished(folder)
+    c, done = read_settings(folder/'config.json'), finished(folder)   # under today's setting names
     c['pe'] = [k for k in dict.fromkeys(pe for pe, _ in done)]; c['seeds'] = sorted({int(s) for _, s in done})
     return {k: v for k, v in c.items() if k not in PER_PROCESS}
 

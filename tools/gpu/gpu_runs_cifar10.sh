@@ -43,7 +43,7 @@ if [ $MODE = main ]; then                        # one job: its 15 worker proces
   ( timeout -s INT $LIM python3 -m gridpe.compare image $B --pe none ape rope_axial rope_mixed gridpe --jobs 15 --out $R/cifar10_vit_small > $R/logs/cifar10_vit_small.log 2>&1
     echo "exit status $? (124: stopped at the time limit, to be resumed)" >> $R/logs/cifar10_vit_small.log ) &
 elif [ $MODE = heads ]; then
-  for h in 1 2 8 16; do go ablation_scales_heads_$h gridpe --heads $h; done
+  for h in 1 2 8 16; do go ablation_scales_heads_$h gridpe --n-heads $h; done
 else
   G() { echo "gridpe={\"pe_per_block\": $1, \"pe_kwargs\": {$2\"rotate\": \"$3\"}}"; }
   for k in none ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep $k; done
