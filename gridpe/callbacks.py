@@ -87,7 +87,8 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
     try:
         with torch.serialization.safe_globals(_SAFE): ck = torch.load(fname, map_location=dev, weights_only=True)
     except Exception as e:                                                # a damaged or foreign file: say which
-        raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {str(e).splitlines()[0][:200]}); "
+        why = str(e).split('. ')[0].splitlines()[0][:160]
+        raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {why}); "
                          "delete it, or pass --no-resume to train the run from the start") from None
     _bare(learn.model).to(dev).load_state_dict(ck['model'])
     if learn.opt is None: learn.create_opt()
