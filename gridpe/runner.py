@@ -12,9 +12,6 @@ from dataclasses import asdict
 from pathlib import Path
 import pandas as pd
 import torch
-from fastcore.basics import noop
-from fastai.torch_core import set_seed, rank_distrib, num_distrib
-from fastai.callback.progress import ProgressCallback
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV
 from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs,
@@ -22,6 +19,9 @@ from .config import (Config, TASKS, CompareError, resolve, check_settings, load_
 from .files import atomic_file
 from .store import COLUMNS, run_lock, part_path, read_part, open_folder, merge_results
 from .report import say, report
+from fastcore.basics import noop
+from fastai.torch_core import set_seed, rank_distrib, num_distrib
+from fastai.callback.progress import ProgressCallback
 
 # %% auto #0
 __all__ = ['run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'compare']
