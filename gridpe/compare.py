@@ -55,7 +55,7 @@ def cli_parser()->argparse.ArgumentParser:
             p.add_argument(_flag(f.name), dest=f.name, action=argparse.BooleanOptionalAction, help=h)
         elif typ is bool:
             p.add_argument(_flag(('no_' if f.default else '') + f.name), dest=f.name, action='store_const',
-                           const=not f.default, help=h)
+                           const=not f.default, help=f'turn off (on by default): {h}' if f.default else h)
         elif typ is dict: p.add_argument(_flag(f.name), nargs='+', help=h, metavar='KIND=VALUE')   # parse_dict reads it
         else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper(),
                              choices=list(map(str, CHOICES[f.name])) if f.name in CHOICES else None)
