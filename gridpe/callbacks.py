@@ -21,7 +21,7 @@ from fastai.callback.mixup import MixHandler, MixUp, CutMix
 from fastai.torch_core import rank_distrib
 
 # %% auto #0
-__all__ = ['MixUpCutMix', 'KeepBest', 'EpochCheckpoint', 'load_checkpoint', 'HistoryCSV']
+__all__ = ['MixUpCutMix', 'KeepBest', 'EpochCheckpoint', 'load_checkpoint', 'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV']
 
 # %% ../nbs/07a_callbacks.ipynb #6073d1eb
 class MixUpCutMix(MixHandler):
@@ -97,6 +97,25 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
         keep_best.best, keep_best.best_epoch, st = ck['best']
         keep_best.state, keep_best.reset_on_fit = {k: v.cpu() for k, v in st.items()}, False
     return ck['epoch'] + 1
+
+# %% ../nbs/07a_callbacks.ipynb #44a13188
+class NonFiniteLoss(ValueError):
+    "The training loss became NaN or infinite."
+
+class StopOnNonFinite(Callback):
+    "Raise `NonFiniteLoss` after a training epoch whose loss was not finite (epoch and first bad batch named)."
+    order = -10                                                           # before anything saves the epoch
+    def before_train(self): self.first = None
+    def after_loss(self):
+        if not self.training: return
+        bad = ~torch.isfinite(self.learn.loss.detach().float())
+        it = torch.full_like(bad, self.iter, dtype=torch.long)
+        new = bad if self.first is None else (self.first < 0) & bad       # the first bad batch of the epoch
+        self.first = torch.where(new, it, -1 if self.first is None else self.first)
+    def after_train(self):
+        if self.first is not None and (b := int(self.first)) >= 0:
+            raise NonFiniteLoss(f"the training loss became NaN or infinite at epoch {self.epoch}, batch {b}: "
+                                "lower the learning rate (--lr)")
 
 # %% ../nbs/07a_callbacks.ipynb #0188c82f
 class HistoryCSV(CSVLogger):

@@ -73,7 +73,9 @@ def main(argv=None):
         if dry: print(to_json(cfg))
         else: compare(cfg)
     except (CompareError, ValueError, FileNotFoundError) as e:
-        print(f"gridpe-compare: error: {e}", file=sys.stderr); sys.exit(2)
+        msg = str(e)                                    # one raised in a fastai callback comes wrapped in two lines
+        if msg.startswith('Exception occured in `'): msg = msg.split('\n\t', 1)[-1]
+        print(f"gridpe-compare: error: {msg}", file=sys.stderr); sys.exit(2)
 
 # %% ../nbs/08d_compare.ipynb #88c027b2
 if __name__ == '__main__' and not hasattr(sys, 'ps1') and 'ipykernel' not in sys.modules: main()

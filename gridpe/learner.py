@@ -11,7 +11,7 @@ from .attention import record_attention
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
-from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state
+from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite
 from dataclasses import dataclass
 from pathlib import Path
 from functools import partial
@@ -141,7 +141,8 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
     model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
     learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
                            opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
-                           metrics=class_metrics(dls.c), cbs=_mix_cbs(mixup, cutmix) + L(cbs), path=path)
+                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *_mix_cbs(mixup, cutmix), *L(cbs)],
+                           path=path)
     lr = lr or 5e-4 * dls.bs / 512
     if warmup_epochs is None: learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr)
     else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
@@ -166,7 +167,8 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
     learn = NoDecayLearner(dls, arch(dls.c, pe, **model_kwargs),
                            loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
                            opt_func=partial(ForeachSGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd,
-                           moms=(momentum,) * 3, metrics=class_metrics(dls.c), cbs=cbs, path=path)
+                           moms=(momentum,) * 3, metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)],
+                           path=path)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     return _precision(learn, amp)
 
