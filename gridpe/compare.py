@@ -29,7 +29,7 @@ def _defaults_help(name:str)->str:
     fmt = lambda v: (' '.join(map(str, v)) if isinstance(v, list)
                      else json.dumps(v, separators=(',', ':')) if isinstance(v, dict)
                      else f'{v:g}' if isinstance(v, float) else str(v))
-    v = {(t, p): getattr(resolve(t, p), name) for t in TASKS for p in (False, True)}
+    v = {(t, p): getattr(resolve(t, p and bool(TASKS[t].paper)), name) for t in TASKS for p in (False, True)}
     if name == 'task' or isinstance(Config.__dataclass_fields__[name].default, bool): return ''
     if all(x is None for x in v.values()): return ''
     if len({repr(x) for x in v.values()}) == 1: return f" (default: {fmt(v['image', False])})"

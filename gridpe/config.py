@@ -19,7 +19,9 @@ from .images import image_dls
 from .points import PointSampling, point_dls
 from .vit import ARCHS, Positions
 from .pct import PCT_ARCHS, Pool, APEMode
-from .learner import vit_learner, pct_learner
+from .learner import vit_learner, pct_learner, scene_learner
+from .scenes import scene_data, scene_dls
+from .scene_vit import SCENE_ARCHS
 
 # %% auto #0
 __all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers',
@@ -33,10 +35,11 @@ NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'atte
 @dataclass
 class Config:
     "Every setting of a `gridpe-compare` job; `None` means the task's default (`resolve` fills them)."
-    task:str='image' # image (ViTs on images) or points (PCTs on point clouds)
+    task:str='image' # image (ViTs on images), points (PCTs on point clouds) or nd (scenes in ℝⁿ, a sweep over n)
     # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
     data:str|None=None
-    arch:str|None=None # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny)
+    # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny; nd: scene_vit, scene_vit_tiny)
+    arch:str|None=None
     epochs:int|None=None # training epochs
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
@@ -74,6 +77,10 @@ class Config:
     pos_scale:dict|None=None
     # how training shapes are reduced to --size points: first (official), random or fps; evaluation takes the first
     sample:str|None=None
+    ndim:list[int]|None=None # nd: the dimensions n of the scenes, each a job of its own in out/ndim<n>
+    n_scenes:int|None=None # nd: training scenes (each test condition: a quarter of them, at least 1000)
+    noise:float|None=None # nd: standard deviation of the template parts' jitter, in nearest-neighbour distances
+    head_dim:int|None=None # nd: channels per attention head, the same for every kind (the rotary frequency budget)
     # extra model settings per kind (pe_per_block, pe_kwargs such as base and rotate): JSON or kind=JSON pairs; a kind
     # named replaces its entry
     pe_options:dict|None=None
@@ -115,9 +122,20 @@ class Task:
     n_points:Callable|None=None # the largest point count a dataset allows (points per shape)
     data_args:tuple=() # Config fields passed on to the DataLoaders
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
+    # a run's metrics: top1, top5 and, for evaluation conditions besides size, top1@<condition>, top5@<condition>
+    metrics:tuple=('top1', 'top5')
+    load_args:tuple=() # Config fields passed on to `load`
+    sweep:str|None=None # a list setting whose values are jobs of their own (out/<setting><value>)
 
 # %% ../nbs/08_config.ipynb #5b316abb
 _POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the kinds that see positions: pos_scale's keys
+
+def _draw_scenes(folder, max_size, ndim, n_scenes, noise):
+    "The nd task's dataset: scenes of `max_size` tokens drawn by `scene_data` (there is no folder to read)."
+    if folder is not None:
+        raise CompareError("the nd task draws its scenes (gridpe.scenes): --data is not one of its settings")
+    return scene_data(ndim, n_scenes, n_tokens=max_size, noise=noise)
+
 TASKS = {
     'image': Task(
         partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
@@ -222,6 +240,32 @@ TASKS = {
             pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}}),
         recipe_lr=lambda bs: 0.01,
         n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
+    'nd': Task(
+        _draw_scenes, scene_dls, scene_learner, SCENE_ARCHS, unit='tokens', sweep='ndim',
+        model_args=('n_heads', 'head_dim'),
+        load_args=('ndim', 'n_scenes', 'noise'),
+        learner_args=('wd', 'label_smoothing'),
+        metrics=('top1', 'top5', 'top1@translate', 'top5@translate', 'top1@rotate', 'top5@rotate'),
+        defaults=dict(
+            arch='scene_vit_tiny',
+            ndim=[1, 2, 3, 4, 6, 8],
+            n_scenes=4000,
+            noise=0.1,
+            head_dim=32,
+            n_heads=2,
+            epochs=10,
+            size=16,
+            eval_sizes=None,
+            bs=128,
+            lr=1e-3,
+            wd=0.05,
+            label_smoothing=0.1,
+            best=False,
+            pe_options={},
+            pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'],
+            seeds=[0]),
+        paper={},
+        recipe_lr=lambda bs: 1e-3),
 }
 
 # %% ../nbs/08_config.ipynb #467cc56d
@@ -255,6 +299,7 @@ def resolve(task:str='image', # a key of TASKS
     "A job's settings: the task's defaults, then --paper's, then the flags given; the rest resolved."
     if task not in TASKS: raise CompareError(f"unknown task {task!r}: choose from {', '.join(TASKS)}")
     t, flags = TASKS[task], {k: v for k, v in flags.items() if v is not None}
+    if paper and not t.paper: raise CompareError(f"the {task} task has no paper protocol: leave out --paper")
     s = copy.deepcopy({**t.defaults, **(t.paper if paper else {})})
     for k in ('pos_scale', 'pe_options'):
         if k not in flags: continue
@@ -266,6 +311,7 @@ def resolve(task:str='image', # a key of TASKS
     if flags.get('arch', s['arch']) != s['arch'] and 'lr' not in flags: s['lr'] = None  # another model: recipe's rate
     cfg = Config(task=task, paper=bool(paper), **{**s, **flags})
     if cfg.lr is None: cfg.lr = t.recipe_lr(cfg.bs)
+    if cfg.eval_sizes is None: cfg.eval_sizes = [cfg.size]                            # a task without others
     cfg.out = str(cfg.out or Path('gridpe-runs')/(task + ('-paper' if paper else '')))
     cfg.pe, cfg.seeds = list(dict.fromkeys(cfg.pe)), list(dict.fromkeys(cfg.seeds))
     return cfg
@@ -273,8 +319,9 @@ def resolve(task:str='image', # a key of TASKS
 # %% ../nbs/08_config.ipynb #2c4e0358
 def check_numbers(cfg:Config):
     "CompareError for a count, seed, rate, scale or fraction out of its range."
-    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug')
-              if getattr(cfg, k) is not None]
+    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug',
+                                             'n_scenes', 'head_dim') if getattr(cfg, k) is not None]
+    counts += [('ndim', n) for n in cfg.ndim or []]
     try:
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
         for s in cfg.seeds: check_int(s, '--seeds', 0)
@@ -283,7 +330,7 @@ def check_numbers(cfg:Config):
         for k in ('crop_pct', 'layer_scale'):
             if getattr(cfg, k) is not None: check_positive(getattr(cfg, k), _flag(k))
         for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
-        for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum'):
+        for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
             v = getattr(cfg, k)
             if v is None: continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
@@ -313,8 +360,8 @@ def check_model(cfg:Config):
         raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
-    used = {*t.model_args, *t.data_args, *t.learner_args}
-    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
+    used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
+    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args))
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
@@ -327,9 +374,12 @@ def check_model(cfg:Config):
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
-    if cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
+    if cfg.arch in ARCHS and cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
         raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
                            f"number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
+    if cfg.task == 'nd' and cfg.eval_sizes != [cfg.size]:
+        raise CompareError(f"--eval-sizes {' '.join(map(str, cfg.eval_sizes))}: the nd task evaluates its scenes at "
+                           f"their token count only (--eval-sizes {cfg.size}, or leave it out)")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):
         raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. "
@@ -341,11 +391,18 @@ def check_settings(cfg:Config):
     check_numbers(cfg); check_model(cfg)
 
 # %% ../nbs/08_config.ipynb #9689420f
+def _one(cfg:Config, k:str):
+    "Setting `k` as the task's functions take it: a sweep's one value (each value is a job of its own), else as set."
+    v = getattr(cfg, k)
+    if k != TASKS[cfg.task].sweep: return v
+    if len(v) != 1: raise CompareError(f"{_flag(k)} {' '.join(map(str, v))}: each value is a job of its own (compare)")
+    return v[0]
+
 def model_kwargs(cfg:Config, # the job's settings (resolved)
                  pe:str, # positional embedding kind
                 )->dict:
     "The architecture's settings for kind `pe`: the task's, then `cfg.pe_options[pe]`."
-    kw = {k: getattr(cfg, k) for k in TASKS[cfg.task].model_args}
+    kw = {k: _one(cfg, k) for k in TASKS[cfg.task].model_args}
     if isinstance(kw.get('pos_scale'), dict):
         if pe in kw['pos_scale']: kw['pos_scale'] = kw['pos_scale'][pe]
         else: del kw['pos_scale']                                                    # a kind without positions (none)
@@ -364,7 +421,8 @@ def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate
 def load_data(cfg:Config)->dict:
     "The dataset of `cfg`: `cfg.data` in any format `load_dataset` recognises, or the task's embedded one."
     folder = None if cfg.data is None else os.path.abspath(os.path.expanduser(cfg.data))   # as given in config.json
-    return TASKS[cfg.task].load(folder, max_size=max([cfg.size, *cfg.eval_sizes]))
+    t = TASKS[cfg.task]
+    return t.load(folder, max_size=max([cfg.size, *cfg.eval_sizes]), **{k: _one(cfg, k) for k in t.load_args})
 
 # %% ../nbs/08_config.ipynb #6b721b1b
 def check_data(cfg:Config, data:dict):

@@ -10,6 +10,7 @@ from .rope import grid_positions
 from .attention import record_attention
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
+from .scene_vit import scene_vit, SCENE_ARCHS
 from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
 from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite
 from dataclasses import dataclass
@@ -34,8 +35,8 @@ from fastai.torch_core import num_distrib, rank_distrib
 import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # noqa: F401
 
 # %% auto #0
-__all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes',
-           'attention_sizes', 'plot_sizes', 'train_and_evaluate']
+__all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'scene_learner', 'fit_recipe',
+           'evaluate_sizes', 'attention_sizes', 'plot_sizes', 'train_and_evaluate']
 
 # %% ../nbs/07b_learner.ipynb #ad796f9c
 class NoDecayLearner(Learner):
@@ -172,6 +173,27 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     return _precision(learn, amp)
 
+# %% ../nbs/07b_learner.ipynb #c6086b45
+def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
+                  pe:str='gridpe', # positional embedding kind
+                  arch=scene_vit, # a SceneViT constructor (scene_vit, scene_vit_tiny) or its name
+                  lr:float=1e-3, # peak learning rate
+                  wd:float=0.05, # weight decay of the decayed parameters
+                  label_smoothing:float=0.1, # label smoothing
+                  amp:bool|None=None, # mixed precision; automatic on CUDA by default
+                  cbs=None, # extra fastai callbacks
+                  path='.', # where `learn.save` writes (path/models)
+                  **model_kwargs, # passed to the architecture (head_dim, n_heads, pe_kwargs, pe_per_block…)
+                 )->NoDecayLearner:
+    "A fastai Learner for a SceneViT with positional embedding `pe` (n from the tokens), AdamW and one-cycle."
+    arch = SCENE_ARCHS[arch] if isinstance(arch, str) else arch
+    model = arch(n_classes=dls.c, ndim=dls.train.dataset.x.shape[-1] - 1, pe=pe, **model_kwargs)
+    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
+                           opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
+                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)], path=path)
+    learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1)
+    return _precision(learn, amp)
+
 # %% ../nbs/07b_learner.ipynb #3e4c1a7b
 def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`)
                epochs:int, # epochs to train
@@ -189,18 +211,21 @@ def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`
 def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
                    sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
                   )->pd.DataFrame:
-    "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each size: columns size, top1, top5, loss."
+    "Top-1, top-5 (NaN without a top-5 metric) and loss at each size; `dls.conditions` add top1@<condition>, top5@…."
     sizes = list(learn.dls.eval) if sizes is None else sizes
     if missing := [s for s in sizes if s not in learn.dls.eval]:
         raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
     fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
     names, rows = ['loss'] + [m.name for m in learn.metrics], []
-    with learn.removed_cbs(fit_cbs), learn.no_bar():
-        for s in sizes:
-            r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval[s]))))
-            rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')),
-                             loss=r['loss']))
-    return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
+    def score(dl, at=''):
+        with learn.removed_cbs(fit_cbs), learn.no_bar(): r = dict(zip(names, map(float, learn.validate(dl=dl))))
+        return {f'top1{at}': r.get('accuracy', float('nan')), f'top5{at}': r.get('top_k_accuracy', float('nan')),
+                **({'loss': r['loss']} if not at else {})}
+    conds = getattr(learn.dls, 'conditions', None) or {}                  # {condition: {size: DataLoader}}
+    for s in sizes:
+        rows.append(dict(size=s, **score(learn.dls.eval[s]),
+                         **{k: v for c, dls in conds.items() if s in dls for k, v in score(dls[s], f'@{c}').items()}))
+    return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss', *(f'top{k}@{c}' for c in conds for k in (1, 5))])
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
 def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders

@@ -8,23 +8,23 @@ Docs: https://gridpe.github.io/gridpe/runner.html.md"""
 from __future__ import annotations
 import contextlib, multiprocessing, os, signal, time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 import pandas as pd
 import torch
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV
-from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs,
+from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, _flag,
                            model_kwargs)
 from .files import atomic_file
 from .store import COLUMNS, run_lock, part_path, read_part, open_folder, merge_results
-from .report import say, report
+from .report import say, report, sweep_report
 from fastcore.basics import noop
 from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
 
 # %% auto #0
-__all__ = ['run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'compare']
+__all__ = ['run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'compare_job', 'compare']
 
 # %% ../nbs/08c_runner.ipynb #a28a767f
 def run_one(cfg:Config, # the job's settings
@@ -67,7 +67,8 @@ def train_part(cfg:Config, # the job's settings
         ck = Path(cfg.out)/'checkpoints'/f'{pe}_seed{seed}.pth' if cfg.resume else None
         df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv', checkpoint=ck)
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))  # the first: the table
-        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=['top1', 'top5'], var_name='metric')
+        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=list(TASKS[cfg.task].metrics),
+                     var_name='metric')
         rows = rows.assign(pe=pe, seed=seed)[COLUMNS]
         with atomic_file(part) as f: rows.to_csv(f, index=False, na_rep='nan')
         if ck is not None: ck.unlink(missing_ok=True)                           # the part is the run now
@@ -147,8 +148,8 @@ def run_parallel(cfg:Config, # the job's settings; each process reads the data i
     return {k: r['status'] for k, r in res.items()}
 
 # %% ../nbs/08c_runner.ipynb #8fdefaba
-def compare(cfg:Config)->pd.DataFrame|None:
-    "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`; returns the table of top-1 accuracy."
+def compare_job(cfg:Config)->pd.DataFrame|None:
+    "Train and evaluate every (kind, seed) of one job into `cfg.out`; returns the table of top-1 accuracy."
     cfg = resolve(**asdict(cfg)); check_settings(cfg)
     data = load_data(cfg); check_data(cfg, data)
     if num_distrib() > 1 and cfg.bs % num_distrib():
@@ -159,3 +160,15 @@ def compare(cfg:Config)->pd.DataFrame|None:
     if cfg.jobs > 1: run_parallel(cfg)
     else: train_all(cfg, data)
     return None if rank_distrib() else report(cfg, merge_results(cfg.out))
+
+# %% ../nbs/08c_runner.ipynb #8aca06ee
+def compare(cfg:Config)->pd.DataFrame|None:
+    "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`, one job per value of a sweep; the top-1 table."
+    cfg = resolve(**asdict(cfg)); check_settings(cfg)
+    if not (k := TASKS[cfg.task].sweep): return compare_job(cfg)
+    res = {}
+    for v in getattr(cfg, k):
+        job = replace(cfg, **{k: [v]}, out=str(Path(cfg.out)/f'{k}{v}'))
+        say(cfg, f"\n{_flag(k)} {v} (results in {job.out}):"); compare_job(job)
+        if rank_distrib() == 0: res[v] = merge_results(job.out)
+    return sweep_report(cfg, pd.concat(res, names=[k, None]).reset_index(k)) if res else None
