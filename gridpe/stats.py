@@ -107,7 +107,9 @@ def detectable_difference(sd:float, # the seed standard deviation σ (points)
     df, se = 2*(n - 1), sd*math.sqrt(2/n)
     tc = st.t.ppf(1 - alpha/2, df)
     pw = lambda d: st.nct.sf(tc, df, d/se) + np.nan_to_num(st.nct.cdf(-tc, df, d/se))   # lower tail: ~0, NaN far out
-    return brentq(lambda d: pw(d) - power, 1e-9*se, 25*se)   # pw rises from ~alpha to ~1 over this range
+    hi = (tc + 5)*se
+    while pw(hi) < power: hi *= 2                        # few seeds at a corrected level: far past t's critical value
+    return brentq(lambda d: pw(d) - power, 1e-9*se, hi)   # pw rises from ~alpha to past `power` over this range
 
 # %% ../nbs/00_stats.ipynb #0fab9812
 def seeds_needed(sd:float, # the seed standard deviation σ (points)
