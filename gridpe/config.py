@@ -20,6 +20,9 @@ from .points import PointSampling, point_dls
 from .vit import ARCHS, Positions
 from .pct import PCT_ARCHS, Pool, APEMode
 from .learner import vit_learner, pct_learner
+from .video import load_video, video_dls
+from .video_vit import VIDEO_ARCHS
+from .video_learner import video_learner
 
 # %% auto #0
 __all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers',
@@ -33,7 +36,7 @@ NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'atte
 @dataclass
 class Config:
     "Every setting of a `gridpe-compare` job; `None` means the task's default (`resolve` fills them)."
-    task:str='image' # image (ViTs on images) or points (PCTs on point clouds)
+    task:str='image' # image (ViTs on images), points (PCTs on point clouds) or video (video ViTs on clips)
     # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
     data:str|None=None
     arch:str|None=None # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny)
@@ -65,6 +68,11 @@ class Config:
     color_jitter:float|None=None # colour-jitter strength on training images (0: off)
     # repeated augmentation: each training image this many times per epoch, augmented differently (1: off)
     repeated_aug:int|None=None
+    frames:int|None=None # video: training clip length, T (frames)
+    eval_frames:list[int]|None=None # video: evaluation clip lengths (at the training size), recorded as top1@t<T>
+    tubelet:int|None=None # video ViT: frames per tubelet
+    time_scale:float|None=None # video ViT: one frame step in patch steps (positions: time_scale · frame, row, column)
+    clips:int|None=None # video: training clips of the embedded Moving Fashion-MNIST (a quarter as many test clips)
     pool:str|None=None # PCT global pooling: max+avg (concatenated) or max (official)
     # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention
     # input)
@@ -115,6 +123,9 @@ class Task:
     n_points:Callable|None=None # the largest point count a dataset allows (points per shape)
     data_args:tuple=() # Config fields passed on to the DataLoaders
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
+    load_args:tuple=() # Config fields passed on to the dataset loader
+    # metric names recorded at the training size besides each size's top1 and top5: cfg -> e.g. ['top1@t8', …]
+    metrics:Callable=lambda cfg: []
 
 # %% ../nbs/08_config.ipynb #5b316abb
 _POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the kinds that see positions: pos_scale's keys
@@ -222,6 +233,39 @@ TASKS = {
             pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}}),
         recipe_lr=lambda bs: 0.01,
         n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
+    'video': Task(
+        load_video, video_dls, video_learner, VIDEO_ARCHS, unit='px',
+        model_args=('n_heads', 'patch_size', 'tubelet', 'time_scale', 'drop_path', 'layer_scale'),
+        data_args=('frames', 'eval_frames'),
+        learner_args=('wd', 'label_smoothing', 'warmup_epochs', 'min_lr'),
+        load_args=('frames', 'eval_frames', 'size', 'eval_sizes', 'clips'),
+        metrics=lambda cfg: [f'{m}@t{t}' for t in cfg.eval_frames for m in ('top1', 'top5')],
+        defaults=dict(
+            arch='video_vit_nano',
+            n_heads=2,
+            patch_size=6,
+            tubelet=1,
+            time_scale=1.,
+            epochs=4,
+            size=24,
+            frames=8,
+            bs=64,
+            lr=2e-3,
+            eval_sizes=[18, 24, 36, 48],
+            eval_frames=[4, 8, 12, 16],
+            clips=2000,
+            wd=0.05,
+            label_smoothing=0.1,
+            warmup_epochs=None,
+            min_lr=0.,
+            drop_path=0.1,
+            layer_scale=None,
+            best=False,
+            pe_options={},
+            pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe', 'composed'],
+            seeds=[0]),
+        paper={},                                       # the paper has no video protocol: --paper changes nothing
+        recipe_lr=lambda bs: 5e-4 * bs / 512),
 }
 
 # %% ../nbs/08_config.ipynb #467cc56d
@@ -273,14 +317,15 @@ def resolve(task:str='image', # a key of TASKS
 # %% ../nbs/08_config.ipynb #2c4e0358
 def check_numbers(cfg:Config):
     "CompareError for a count, seed, rate, scale or fraction out of its range."
-    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug')
-              if getattr(cfg, k) is not None]
+    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug',
+                                             'frames', 'tubelet', 'clips') if getattr(cfg, k) is not None]
     try:
-        for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
+        for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]:
+            check_int(v, _flag(k))
         for s in cfg.seeds: check_int(s, '--seeds', 0)
         if cfg.warmup_epochs is not None: check_int(cfg.warmup_epochs, '--warmup-epochs', 0)
         check_positive(cfg.lr, '--lr')
-        for k in ('crop_pct', 'layer_scale'):
+        for k in ('crop_pct', 'layer_scale', 'time_scale'):
             if getattr(cfg, k) is not None: check_positive(getattr(cfg, k), _flag(k))
         for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
         for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum'):
@@ -293,7 +338,7 @@ def check_numbers(cfg:Config):
 # %% ../nbs/08_config.ipynb #bb7fdc65
 def vit_width(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
-    with torch.device('meta'): return ARCHS[arch](n_classes=1, pe='none', n_heads=1).head.in_features
+    with torch.device('meta'): return {**ARCHS, **VIDEO_ARCHS}[arch](n_classes=1, pe='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
 def valid_heads(width:int, # token width
@@ -313,8 +358,8 @@ def check_model(cfg:Config):
         raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
-    used = {*t.model_args, *t.data_args, *t.learner_args}
-    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
+    used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
+    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args))
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
@@ -327,9 +372,12 @@ def check_model(cfg:Config):
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
-    if cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
+    nd = 3 if cfg.task == 'video' else 2                                        # position dimensions
+    if cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch), nd)):
         raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
-                           f"number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
+                           f"number (at least {2*nd}) of channels: use one of {', '.join(map(str, ok))}")
+    if cfg.tubelet and (bad := [t for t in [cfg.frames, *(cfg.eval_frames or [])] if t % cfg.tubelet]):
+        raise CompareError(f"clip lengths {bad} are not multiples of the tubelet's {cfg.tubelet} frames")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):
         raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. "
@@ -364,7 +412,8 @@ def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate
 def load_data(cfg:Config)->dict:
     "The dataset of `cfg`: `cfg.data` in any format `load_dataset` recognises, or the task's embedded one."
     folder = None if cfg.data is None else os.path.abspath(os.path.expanduser(cfg.data))   # as given in config.json
-    return TASKS[cfg.task].load(folder, max_size=max([cfg.size, *cfg.eval_sizes]))
+    t = TASKS[cfg.task]
+    return t.load(folder, max_size=max([cfg.size, *cfg.eval_sizes]), **{k: getattr(cfg, k) for k in t.load_args})
 
 # %% ../nbs/08_config.ipynb #6b721b1b
 def check_data(cfg:Config, data:dict):

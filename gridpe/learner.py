@@ -190,17 +190,26 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
                    sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
                   )->pd.DataFrame:
     "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each size: columns size, top1, top5, loss."
+    # and with every size, top1@<c> and top5@<c> at the training size for each of `dls.conditions` ({c: DataLoader})
+    conds = getattr(learn.dls, 'conditions', {}) if sizes is None else {}
     sizes = list(learn.dls.eval) if sizes is None else sizes
     if missing := [s for s in sizes if s not in learn.dls.eval]:
         raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
     fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
-    names, rows = ['loss'] + [m.name for m in learn.metrics], []
+    names, rows, extra = ['loss'] + [m.name for m in learn.metrics], [], {}
     with learn.removed_cbs(fit_cbs), learn.no_bar():
         for s in sizes:
             r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval[s]))))
             rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')),
                              loss=r['loss']))
-    return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
+        for c, dl in conds.items():                                  # e.g. clip lengths (video)
+            r = dict(zip(names, map(float, learn.validate(dl=dl))))
+            extra |= {f'top1@{c}': r.get('accuracy', float('nan')), f'top5@{c}': r.get('top_k_accuracy', float('nan'))}
+    df = pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
+    if not extra: return df
+    df = df.set_index('size')
+    for k, v in extra.items(): df.loc[learn.dls.size, k] = v
+    return df.reset_index().astype({'size': int})
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
 def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders
