@@ -26,7 +26,7 @@ export PYTHONPATH=$SITE:$PWD MPLBACKEND=Agg OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 nvidia-smi -L; date -u
 echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 mkdir -p $R/logs
-B="video --arch video_vit_tiny --size 32 --patch-size 4 --tubelet 1 --frames 8 --eval-sizes 24 32 40 48 64
+B="video --arch video_vit_tiny --n-heads 4 --size 32 --patch-size 4 --tubelet 1 --frames 8 --eval-sizes 24 32 40 48 64
    --eval-frames 4 6 8 12 16 --clips $CLIPS --epochs $EPOCHS --bs 128 --lr 1e-3 --warmup-epochs 1 --min-lr 1e-5
    --seeds $SEEDS --jobs $JOBS --quiet"
 ( timeout -s INT $LIM python3 -m gridpe.compare $B --pe none ape rope_axial rope_mixed gridpe composed \
