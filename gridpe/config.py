@@ -359,9 +359,8 @@ def check_model(cfg:Config):
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
     used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
-    common = set.intersection(*(set(u.defaults) for u in TASKS.values()))             # size, eval_sizes, …: every task's
     every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args)
-                          if k not in common)
+                          if k not in ('size', 'eval_sizes'))                      # (every task's)
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
