@@ -22,6 +22,9 @@ from .pct import PCT_ARCHS, Pool, APEMode
 from .learner import vit_learner, pct_learner, scene_learner
 from .scenes import scene_data, scene_dls
 from .scene_vit import SCENE_ARCHS
+from .video import load_video, video_dls
+from .video_vit import VIDEO_ARCHS
+from .video_learner import video_learner
 
 # %% auto #0
 __all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers',
@@ -35,7 +38,9 @@ NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'atte
 @dataclass
 class Config:
     "Every setting of a `gridpe-compare` job; `None` means the task's default (`resolve` fills them)."
-    task:str='image' # image (ViTs on images), points (PCTs on point clouds) or nd (scenes in ℝⁿ, a sweep over n)
+    # image (ViTs on images), points (PCTs on point clouds), video (video ViTs on clips) or nd (scenes in ℝⁿ, one job
+    # per n)
+    task:str='image'
     # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
     data:str|None=None
     # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny; nd: scene_vit, scene_vit_tiny)
@@ -68,6 +73,11 @@ class Config:
     color_jitter:float|None=None # colour-jitter strength on training images (0: off)
     # repeated augmentation: each training image this many times per epoch, augmented differently (1: off)
     repeated_aug:int|None=None
+    frames:int|None=None # video: training clip length, T (frames)
+    eval_frames:list[int]|None=None # video: evaluation clip lengths (at the training size), recorded as top1@t<T>
+    tubelet:int|None=None # video ViT: frames per tubelet
+    time_scale:float|None=None # video ViT: one frame step in patch steps (positions: time_scale · frame, row, column)
+    clips:int|None=None # video: training clips of the embedded Moving Fashion-MNIST (a quarter as many test clips)
     pool:str|None=None # PCT global pooling: max+avg (concatenated) or max (official)
     # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention
     # input)
@@ -122,9 +132,9 @@ class Task:
     n_points:Callable|None=None # the largest point count a dataset allows (points per shape)
     data_args:tuple=() # Config fields passed on to the DataLoaders
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
-    # a run's metrics: top1, top5 and, for evaluation conditions besides size, top1@<condition>, top5@<condition>
-    metrics:tuple=('top1', 'top5')
-    load_args:tuple=() # Config fields passed on to `load`
+    load_args:tuple=() # Config fields passed on to the dataset loader
+    # metric names recorded at the training size besides each size's top1 and top5: cfg -> e.g. ['top1@t8', …]
+    metrics:Callable=lambda cfg: []
     sweep:str|None=None # a list setting whose values are jobs of their own (out/<setting><value>)
 
 # %% ../nbs/08_config.ipynb #5b316abb
@@ -245,7 +255,7 @@ TASKS = {
         model_args=('n_heads', 'head_dim'),
         load_args=('ndim', 'n_scenes', 'noise'),
         learner_args=('wd', 'label_smoothing'),
-        metrics=('top1', 'top5', 'top1@translate', 'top5@translate', 'top1@rotate', 'top5@rotate'),
+        metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')],
         defaults=dict(
             arch='scene_vit_tiny',
             ndim=[1, 2, 3, 4, 6, 8],
@@ -266,6 +276,39 @@ TASKS = {
             seeds=[0]),
         paper={},
         recipe_lr=lambda bs: 1e-3),
+    'video': Task(
+        load_video, video_dls, video_learner, VIDEO_ARCHS, unit='px',
+        model_args=('n_heads', 'patch_size', 'tubelet', 'time_scale', 'drop_path', 'layer_scale'),
+        data_args=('frames', 'eval_frames'),
+        learner_args=('wd', 'label_smoothing', 'warmup_epochs', 'min_lr'),
+        load_args=('frames', 'eval_frames', 'size', 'eval_sizes', 'clips'),
+        metrics=lambda cfg: [f'{m}@t{t}' for t in cfg.eval_frames for m in ('top1', 'top5')],
+        defaults=dict(
+            arch='video_vit_nano',
+            n_heads=2,
+            patch_size=6,
+            tubelet=1,
+            time_scale=1.,
+            epochs=4,
+            size=24,
+            frames=8,
+            bs=64,
+            lr=2e-3,
+            eval_sizes=[18, 24, 36, 48],
+            eval_frames=[4, 8, 12, 16],
+            clips=1600,
+            wd=0.05,
+            label_smoothing=0.1,
+            warmup_epochs=None,
+            min_lr=0.,
+            drop_path=0.1,
+            layer_scale=None,
+            best=False,
+            pe_options={},
+            pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe', 'composed'],
+            seeds=[0]),
+        paper={},                                       # the paper has no video protocol: --paper changes nothing
+        recipe_lr=lambda bs: 5e-4 * bs / 512),
 }
 
 # %% ../nbs/08_config.ipynb #467cc56d
@@ -320,14 +363,16 @@ def resolve(task:str='image', # a key of TASKS
 def check_numbers(cfg:Config):
     "CompareError for a count, seed, rate, scale or fraction out of its range."
     counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug',
-                                             'n_scenes', 'head_dim') if getattr(cfg, k) is not None]
+                                             'n_scenes', 'head_dim', 'frames', 'tubelet', 'clips')
+              if getattr(cfg, k) is not None]
     counts += [('ndim', n) for n in cfg.ndim or []]
     try:
-        for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
+        for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]:
+            check_int(v, _flag(k))
         for s in cfg.seeds: check_int(s, '--seeds', 0)
         if cfg.warmup_epochs is not None: check_int(cfg.warmup_epochs, '--warmup-epochs', 0)
         check_positive(cfg.lr, '--lr')
-        for k in ('crop_pct', 'layer_scale'):
+        for k in ('crop_pct', 'layer_scale', 'time_scale'):
             if getattr(cfg, k) is not None: check_positive(getattr(cfg, k), _flag(k))
         for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
         for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
@@ -340,7 +385,7 @@ def check_numbers(cfg:Config):
 # %% ../nbs/08_config.ipynb #bb7fdc65
 def vit_width(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
-    with torch.device('meta'): return ARCHS[arch](n_classes=1, pe='none', n_heads=1).head.in_features
+    with torch.device('meta'): return {**ARCHS, **VIDEO_ARCHS}[arch](n_classes=1, pe='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
 def valid_heads(width:int, # token width
@@ -361,7 +406,8 @@ def check_model(cfg:Config):
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
     used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
-    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args))
+    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args)
+                          if k not in ('size', 'eval_sizes'))                      # (every task's)
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
@@ -374,9 +420,13 @@ def check_model(cfg:Config):
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
-    if cfg.arch in ARCHS and cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
+    pd_ = 3 if cfg.task == 'video' else 2                                        # position dimensions
+    if (cfg.arch not in SCENE_ARCHS and cfg.n_heads is not None
+            and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch), pd_))):
         raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
-                           f"number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
+                           f"number (at least {2*pd_}) of channels: use one of {', '.join(map(str, ok))}")
+    if cfg.tubelet and (bad := [t for t in [cfg.frames, *(cfg.eval_frames or [])] if t % cfg.tubelet]):
+        raise CompareError(f"clip lengths {bad} are not multiples of the tubelet's {cfg.tubelet} frames")
     if cfg.task == 'nd' and cfg.eval_sizes != [cfg.size]:
         raise CompareError(f"--eval-sizes {' '.join(map(str, cfg.eval_sizes))}: the nd task evaluates its scenes at "
                            f"their token count only (--eval-sizes {cfg.size}, or leave it out)")

@@ -35,8 +35,8 @@ from fastai.torch_core import num_distrib, rank_distrib
 import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # noqa: F401
 
 # %% auto #0
-__all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'scene_learner', 'fit_recipe',
-           'evaluate_sizes', 'attention_sizes', 'plot_sizes', 'train_and_evaluate']
+__all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes',
+           'scene_learner', 'attention_sizes', 'plot_sizes', 'train_and_evaluate']
 
 # %% ../nbs/07b_learner.ipynb #ad796f9c
 class NoDecayLearner(Learner):
@@ -173,6 +173,45 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     return _precision(learn, amp)
 
+# %% ../nbs/07b_learner.ipynb #3e4c1a7b
+def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`)
+               epochs:int, # epochs to train
+               **kwargs, # passed to the fit method (cbs, wd…)
+              ):
+    "Train with the recipe's learning rate and schedule."
+    r = learn.recipe
+    if r.schedule == 'one_cycle':
+        div_final = r.lr / r.min_lr if r.min_lr else 1e5
+        return learn.fit_one_cycle(epochs, r.lr, pct_start=r.pct_start, div_final=div_final, **kwargs)
+    return learn.fit_warmup_cos(epochs, r.lr, warmup_epochs=r.warmup_epochs, min_lr=r.min_lr, start_lr=r.start_lr,
+                                **kwargs)
+
+# %% ../nbs/07b_learner.ipynb #c09b7449
+def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
+                   sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
+                  )->pd.DataFrame:
+    "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each size: columns size, top1, top5, loss."
+    # and with every size, top1@<c> and top5@<c> at the training size for each of `dls.conditions` ({c: DataLoader})
+    conds = getattr(learn.dls, 'conditions', {}) if sizes is None else {}
+    sizes = list(learn.dls.eval) if sizes is None else sizes
+    if missing := [s for s in sizes if s not in learn.dls.eval]:
+        raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
+    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
+    names, rows, extra = ['loss'] + [m.name for m in learn.metrics], [], {}
+    with learn.removed_cbs(fit_cbs), learn.no_bar():
+        for s in sizes:
+            r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval[s]))))
+            rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')),
+                             loss=r['loss']))
+        for c, dl in conds.items():                                  # e.g. clip lengths (video)
+            r = dict(zip(names, map(float, learn.validate(dl=dl))))
+            extra |= {f'top1@{c}': r.get('accuracy', float('nan')), f'top5@{c}': r.get('top_k_accuracy', float('nan'))}
+    df = pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
+    if not extra: return df
+    df = df.set_index('size')
+    for k, v in extra.items(): df.loc[learn.dls.size, k] = v
+    return df.reset_index().astype({'size': int})
+
 # %% ../nbs/07b_learner.ipynb #c6086b45
 def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
                   pe:str='gridpe', # positional embedding kind
@@ -193,39 +232,6 @@ def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
                            metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)], path=path)
     learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1)
     return _precision(learn, amp)
-
-# %% ../nbs/07b_learner.ipynb #3e4c1a7b
-def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`)
-               epochs:int, # epochs to train
-               **kwargs, # passed to the fit method (cbs, wd…)
-              ):
-    "Train with the recipe's learning rate and schedule."
-    r = learn.recipe
-    if r.schedule == 'one_cycle':
-        div_final = r.lr / r.min_lr if r.min_lr else 1e5
-        return learn.fit_one_cycle(epochs, r.lr, pct_start=r.pct_start, div_final=div_final, **kwargs)
-    return learn.fit_warmup_cos(epochs, r.lr, warmup_epochs=r.warmup_epochs, min_lr=r.min_lr, start_lr=r.start_lr,
-                                **kwargs)
-
-# %% ../nbs/07b_learner.ipynb #c09b7449
-def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
-                   sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
-                  )->pd.DataFrame:
-    "Top-1, top-5 (NaN without a top-5 metric) and loss at each size; `dls.conditions` add top1@<condition>, top5@…."
-    sizes = list(learn.dls.eval) if sizes is None else sizes
-    if missing := [s for s in sizes if s not in learn.dls.eval]:
-        raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
-    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
-    names, rows = ['loss'] + [m.name for m in learn.metrics], []
-    def score(dl, at=''):
-        with learn.removed_cbs(fit_cbs), learn.no_bar(): r = dict(zip(names, map(float, learn.validate(dl=dl))))
-        return {f'top1{at}': r.get('accuracy', float('nan')), f'top5{at}': r.get('top_k_accuracy', float('nan')),
-                **({'loss': r['loss']} if not at else {})}
-    conds = getattr(learn.dls, 'conditions', None) or {}                  # {condition: {size: DataLoader}}
-    for s in sizes:
-        rows.append(dict(size=s, **score(learn.dls.eval[s]),
-                         **{k: v for c, dls in conds.items() if s in dls for k, v in score(dls[s], f'@{c}').items()}))
-    return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss', *(f'top{k}@{c}' for c in conds for k in (1, 5))])
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
 def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders

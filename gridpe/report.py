@@ -69,7 +69,7 @@ def report(cfg:Config, # the job's settings
     ax.set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
     with atomic_file(out/'results.png', 'wb') as f: ax.figure.savefig(f, format='png', dpi=120, bbox_inches='tight')
     plt.close(ax.figure)
-    table, conds = summary(res), [m for m in TASKS[cfg.task].metrics if m.startswith('top1@')]
+    table, conds = summary(res), [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]
     msg = f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{table.to_string()}\n"
     for m in conds: msg += f"\n{m} (%), last epoch:\n{summary(res, m).to_string()}\n"
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
@@ -92,7 +92,8 @@ def sweep_report(cfg:Config, # the sweep's settings (its list of values)
                  res:pd.DataFrame, # the finished rows of its jobs, with a column named after the swept setting
                 )->pd.DataFrame:
     "Print top-1 (%) per swept value for each condition, write sweep.csv and sweep.png; returns the tables."
-    k, out, ms = TASKS[cfg.task].sweep, Path(cfg.out), [m for m in TASKS[cfg.task].metrics if m.startswith('top1')]
+    k, out = TASKS[cfg.task].sweep, Path(cfg.out)
+    ms = ['top1', *[m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]]
     res = res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds) & (res['size'] == cfg.size) & (res.checkpoint == 'last')]
     by = res.reset_index(drop=True).assign(size=lambda d: d[k])                    # the swept value as the x axis
     tables = {m: summary(by, m).rename_axis(index=k) for m in ms}

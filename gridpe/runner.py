@@ -67,8 +67,9 @@ def train_part(cfg:Config, # the job's settings
         ck = Path(cfg.out)/'checkpoints'/f'{pe}_seed{seed}.pth' if cfg.resume else None
         df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv', checkpoint=ck)
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))  # the first: the table
-        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=list(TASKS[cfg.task].metrics),
-                     var_name='metric')
+        metrics = ['top1', 'top5', *[c for c in df.columns if '@' in c]]              # top1@<condition>: the task's
+        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=metrics, var_name='metric')
+        rows = rows[~rows.metric.str.contains('@') | rows['size'].eq(cfg.size)]     # conditions: at the training size
         rows = rows.assign(pe=pe, seed=seed)[COLUMNS]
         with atomic_file(part) as f: rows.to_csv(f, index=False, na_rep='nan')
         if ck is not None: ck.unlink(missing_ok=True)                           # the part is the run now

@@ -133,6 +133,5 @@ def scene_dls(data:dict, # from scene_data
     if bad := [s for s in [size or N, *(eval_sizes or [])] if s != N]:
         raise ValueError(f"scenes hold {N} tokens: token counts {bad} need scenes drawn with n_tokens={bad[0]}")
     dls = array_dls(data, lambda s, train: None, N, [N], bs, device=device)
-    mk = lambda ds: dls.eval[N].new(ds, shuffle=False)
-    dls.conditions = {k: {N: mk(v)} for k, v in data.items() if k not in ('train', 'test')}
+    dls.size, dls.conditions = N, {k: dls.eval[N].new(v, shuffle=False) for k, v in data.items() if k not in ('train', 'test')}
     return dls

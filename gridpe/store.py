@@ -45,9 +45,11 @@ def read_results(path:Path, # results.csv or a part
         raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
     num = {k: pd.to_numeric(raw[k], errors='coerce') for k in ('seed', 'size', 'value', 'epoch')}
     epoch_ok = (num['epoch'] % 1 == 0) & (num['epoch'] >= 0) | raw.epoch.isin(['', 'nan'])
-    ok = (raw.pe.isin(PE_KINDS) & raw.metric.str.fullmatch(r'top[15](@[a-z0-9_.]+)?') & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
+    # top1, top5, and a task's top1@<condition>, top5@<condition> (e.g. top1@t8: at 8 frames)
+    metric_ok, top5 = raw.metric.str.fullmatch(r'top[15](@[\w.]+)?'), raw.metric.str.startswith('top5')
+    ok = (raw.pe.isin(PE_KINDS) & metric_ok & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
           & raw.checkpoint.isin(['last', 'best']) & epoch_ok
-          & (num['value'].between(0, 1) | (raw.metric.str.startswith('top5') & raw.value.eq('nan'))))
+          & (num['value'].between(0, 1) | (top5 & raw.value.eq('nan'))))
     bad = ~ok | raw.duplicated(['pe', 'seed', 'checkpoint', 'size', 'metric'])
     if bad.any():
         i = bad.idxmax(); why = 'repeats an earlier row' if ok[i] else 'is not a result row'
@@ -68,7 +70,8 @@ def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
     fix = f"remove it to train {pe} seed {seed} again"
     df = read_results(p, fix)
     want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
-            for m in TASKS[cfg.task].metrics}
+            for m in ('top1', 'top5')}
+    want |= {(pe, seed, c, cfg.size, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for m in TASKS[cfg.task].metrics(cfg)}
     have = set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
     if have != want or len(df) != len(want):
         raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes "
