@@ -191,7 +191,7 @@ def epoch_seconds(cfg:Config, data:dict)->float:
     m = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **call_kwargs(t.learner, cfg, t.learner_args),
                   **model_kwargs(cfg, pe)).model.cpu().eval()
     xb = torch.rand(1, x.shape[1], cfg.size, cfg.size) if x.ndim == 4 else torch.rand(1, cfg.size, 3)  # one input
-    with torch.no_grad(), FlopCounterMode(display=False) as fc: m(xb)
+    with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
     a = torch.randn(512, 512); a @ a
     t0 = time.perf_counter()
     for _ in range(8): a @ a
