@@ -178,8 +178,7 @@ def check_job(cfg:Config, data:dict):
     for pe in cfg.pe:
         try:
             with torch.device('meta'):
-                t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **call_kwargs(t.learner, cfg, t.learner_args),
-                          **model_kwargs(cfg, pe))
+                t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe))   # (no recipe: the model)
         except (TypeError, ValueError) as e:
             raise CompareError(f"{pe}'s model cannot be built with these settings (--pe-options): {_why(e)}") from None
 
@@ -188,8 +187,7 @@ def epoch_seconds(cfg:Config, data:dict)->float:
     "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
     t, pe, x = TASKS[cfg.task], cfg.pe[0], data['train'].x
     dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
-    m = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **call_kwargs(t.learner, cfg, t.learner_args),
-                  **model_kwargs(cfg, pe)).model.cpu().eval()
+    m = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe)).model.cpu().eval()
     xb = torch.rand(1, x.shape[1], cfg.size, cfg.size) if x.ndim == 4 else torch.rand(1, cfg.size, 3)  # one input
     with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
     a = torch.randn(512, 512); a @ a
@@ -212,7 +210,7 @@ def check_time(cfg:Config, data:dict,
     if not embedded and s <= 3600 * hours: return
     n = len(cfg.pe) * len(cfg.seeds)
     est = '' if s is None else (f"its first epoch would take about {_span(s)} on this CPU ({_span(s * cfg.epochs * n)}"
-                                f" for {n} run{'s' * (n > 1)} of {cfg.epochs} epochs)")
+                                f" for {n} run{'s' * (n > 1)} of {cfg.epochs} epoch{'s' * (cfg.epochs > 1)})")
     go = "or pass --go-on to train anyway"
     if embedded:
         raise CompareError(f"--paper is the paper's protocol for its datasets, here on the small embedded data without "
