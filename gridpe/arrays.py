@@ -195,6 +195,9 @@ def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
               repeated_aug:int=1, # repeated augmentation of the training DataLoader (ArrayDL)
              )->ArrayDataLoaders:
     "fastai DataLoaders (shuffled training, ordered validation) plus one evaluation DataLoader per size in `dls.eval`."
+    if (y := data['train'].y) is not None and len(k := y.unique()) < 2:                   # 100% top-1 means nothing
+        name = data['train'].classes[int(k[0])] if len(k) else 'none'
+        raise ValueError(f"the training set holds one class ({name}): a classifier needs two or more")
     device = device or ('cuda' if torch.cuda.is_available() else 'cpu')
     mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device,
                                          after_batch=tfm(s, train), repeated_aug=repeated_aug if train else 1)

@@ -368,7 +368,7 @@ def check_numbers(cfg:Config):
     counts += [('ndim', n) for n in cfg.ndim or []]
     try:
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]:
-            check_int(v, _flag(k))
+            if check_int(v, _flag(k)) > 2**31 - 1: raise ValueError(f"{_flag(k)} must be at most {2**31 - 1}, got {v}")
         for s in cfg.seeds: check_int(s, '--seeds', 0)
         if cfg.warmup_epochs is not None: check_int(cfg.warmup_epochs, '--warmup-epochs', 0)
         check_positive(cfg.lr, '--lr')
@@ -398,6 +398,14 @@ def valid_heads(width:int, # token width
 # the settings that take one of an enum's values (--pe: each of its words); the CLI's choices come from here
 CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling)
 
+def _model_keys(arch:Callable)->list:
+    "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."
+    s = inspect.signature(arch, eval_str=True); ps = dict(s.parameters)
+    if any(p.kind is p.VAR_KEYWORD for p in ps.values()) and inspect.isclass(s.return_annotation):
+        ps.update(inspect.signature(s.return_annotation).parameters)
+    return [k for k, p in ps.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+            and k not in ('n_classes', 'pe', 'img_size', 'in_chans')]                 # the learner sets these
+
 def check_model(cfg:Config):
     "CompareError for a kind, architecture, setting, choice, head count or size the job cannot build."
     t = TASKS[cfg.task]
@@ -418,6 +426,10 @@ def check_model(cfg:Config):
             raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]:
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
+    for x, v in (cfg.pe_options or {}).items():
+        if bad := [k for k in v if k not in (keys := _model_keys(t.archs[cfg.arch]))]:
+            raise CompareError(f"--pe-options {x}: {', '.join(bad)} is not a setting of {cfg.arch}: "
+                               f"use {', '.join(keys)}")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
     pd_ = 3 if cfg.task == 'video' else 2                                        # position dimensions

@@ -266,11 +266,11 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
     return ax
 
 # %% ../nbs/07b_learner.ipynb #508336ad
-def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None)->pd.DataFrame:
+def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerprint=None)->pd.DataFrame:
     "`fit_recipe` (resumed from `checkpoint`), then `evaluate_sizes` of the last and (best=True) the best weights."
     kb = KeepBest() if best else None
-    start = load_checkpoint(learn, checkpoint, kb) if checkpoint else 0
-    cbs = list(L(kb) + L(EpochCheckpoint(checkpoint, kb) if checkpoint else None))
+    start = load_checkpoint(learn, checkpoint, kb, fingerprint) if checkpoint else 0
+    cbs = list(L(kb) + L(EpochCheckpoint(checkpoint, kb, fingerprint) if checkpoint else None))
     fit_recipe(learn, epochs, cbs=cbs, start_epoch=start)
     last_epoch = learn.epoch if start < epochs else epochs - 1             # (validate resets it)
     df = evaluate_sizes(learn).assign(checkpoint='last', epoch=last_epoch)
@@ -285,10 +285,11 @@ def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
                        epochs:int, # epochs to train
                        best:bool=False, # also evaluate the epoch of best validation top-1 (rows checkpoint='best')
                        checkpoint:str|Path|None=None, # `EpochCheckpoint` file: written every epoch, resumed
+                       fingerprint:str|None=None, # the run's settings fingerprint: saved in the checkpoint, checked
                       )->pd.DataFrame|None:
     "`fit_recipe`, then `evaluate_sizes` with columns checkpoint, epoch; distributed, rank 0 gets it, the rest None."
-    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint)
+    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint, fingerprint)
     if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx)
     with learn.distrib_ctx():                                          # every process trains and evaluates its share
-        df = _fit_evaluate(learn, epochs, best, checkpoint)
+        df = _fit_evaluate(learn, epochs, best, checkpoint, fingerprint)
     return None if rank_distrib() else df

@@ -421,6 +421,9 @@ def make_pe(kind:PEKind, # the embedding's kind
     cls = dict(gridpe=GridPE, rope_axial=RoPEAxial, rope_mixed=RoPEMixed, ape=LearnedAPE, none=NoPE,
                composed=ComposedPE).get(kind)
     if cls is None: raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PEKind)}")
+    if 'base' in kwargs and not (isinstance(b := kwargs['base'], (int, float)) and not isinstance(b, bool)
+                                 and math.isfinite(b) and b > 0):
+        raise ValueError(f"base must be a number > 0, got {b!r}")
     if (depth is not None and cls.per_block_default) if per_block is None else per_block:
         if not issubclass(cls, RotaryPE):
             why = 'is added once to the tokens' if cls.additive else 'has nothing to repeat'
