@@ -6,6 +6,7 @@ Docs: https://gridpe.github.io/gridpe/report.html.md"""
 
 # %% ../nbs/08b_report.ipynb #rep0000c
 from __future__ import annotations
+import re
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
@@ -17,7 +18,7 @@ from .files import atomic_file
 from .config import Config, TASKS
 
 # %% auto #0
-__all__ = ['say', 'summary', 'verdicts', 'report', 'sweep_report']
+__all__ = ['say', 'summary', 'verdicts', 'plot_conditions', 'report', 'sweep_report']
 
 # %% ../nbs/08b_report.ipynb #963f5b90
 def say(cfg:Config, msg:str):
@@ -54,6 +55,20 @@ def verdicts(res:pd.DataFrame, # results rows with two or more seeds per kind
     t = t.assign(pair=t.a + ' − ' + t.b, ci=[f'[{lo:+.1f}, {hi:+.1f}]' for lo, hi in zip(t.lo, t.hi)])
     return t.set_index(['size', 'pair'])[['diff', 'ci', 'p_holm', 'p_eq_holm', 'verdict']].round(3)
 
+# %% ../nbs/08b_report.ipynb #7bc3ba0b
+def plot_conditions(res:pd.DataFrame, # results rows (one checkpoint)
+                    conds:list, # metrics top1@<condition>, in the order to draw
+                    ax=None, # matplotlib axes
+                   ):
+    "Top-1 against evaluation condition, one line per kind; conditions ending in a number (t8: 8 frames) are its x."
+    names = [m.split('@', 1)[1] for m in conds]
+    num = [re.fullmatch(r'[a-z_]*?(\d+(?:\.\d+)?)', n) for n in names]
+    x = dict(zip(conds, [float(m.group(1)) for m in num] if all(num) else range(len(conds))))
+    r = res[res.metric.isin(conds)]
+    ax = plot_sizes(r.assign(size=r.metric.map(x)).rename(columns={'value': 'top1'}), ax=ax)
+    if not all(num): ax.set_xticks(list(x.values()), names)
+    ax.set(xlabel='evaluation condition'); return ax
+
 # %% ../nbs/08b_report.ipynb #eaab630b
 def report(cfg:Config, # the job's settings
            res:pd.DataFrame, # the folder's finished rows (merge_results)
@@ -64,14 +79,19 @@ def report(cfg:Config, # the job's settings
                    if not ((res.pe == pe) & (res.seed == s)).any()]:
         say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
     if res.empty: return None
-    last = res[(res.metric == 'top1') & (res.checkpoint == 'last')]
-    ax = plot_sizes(last.rename(columns={'value': 'top1'}), train_size=cfg.size)
-    ax.set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
-    with atomic_file(out/'results.png', 'wb') as f: ax.figure.savefig(f, format='png', dpi=120, bbox_inches='tight')
-    plt.close(ax.figure)
-    table, conds = summary(res), [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]
+    last, conds = res[res.checkpoint == 'last'], [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]
+    fig, axs = plt.subplots(1, 1 + bool(conds), figsize=(6 + 5*bool(conds), 4), squeeze=False)
+    plot_sizes(last[last.metric == 'top1'].rename(columns={'value': 'top1'}), train_size=cfg.size, ax=axs[0, 0])
+    axs[0, 0].set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
+    if conds: plot_conditions(last, conds, ax=axs[0, 1]).set_title(f"other conditions, at {cfg.size}")
+    with atomic_file(out/'results.png', 'wb') as f: fig.savefig(f, format='png', dpi=120, bbox_inches='tight')
+    plt.close(fig)
+    table = summary(res)
     msg = f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{table.to_string()}\n"
-    for m in conds: msg += f"\n{m} (%), last epoch:\n{summary(res, m).to_string()}\n"
+    if conds:
+        c = last[last.metric.isin(conds)]
+        t = summary(c.assign(size=c.metric.str.split('@').str[1], metric='top1')).reindex([m[5:] for m in conds])
+        msg += f"\ntop-1 accuracy (%) under other conditions, at {cfg.size}, last epoch:\n{t.rename_axis('condition').to_string()}\n"
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
         ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
         msg += (f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; "
