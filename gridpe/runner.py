@@ -187,16 +187,16 @@ def check_job(cfg:Config, data:dict):
 # %% ../nbs/08c_runner.ipynb #gu4rd002
 def epoch_seconds(cfg:Config, data:dict)->float:
     "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
-    t, pe, x = TASKS[cfg.task], cfg.pe[0], data['train'].x
+    t, pe = TASKS[cfg.task], cfg.pe[0]
     dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
     m = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe)).model.cpu().eval()
-    xb = torch.rand(1, x.shape[1], cfg.size, cfg.size) if x.ndim == 4 else torch.rand(1, cfg.size, 3)  # one input
+    xb = dls.valid.one_batch()[0][:1]                              # one input as training sees it (any task's shape)
     with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
     a = torch.randn(512, 512); a @ a
     t0 = time.perf_counter()
     for _ in range(8): a @ a
     rate = 8 * 2 * 512**3 / (time.perf_counter() - t0)                                    # FLOP/s of this CPU
-    return 3 * fc.get_total_flops() * len(x) / rate
+    return 3 * fc.get_total_flops() * len(data['train']) / rate
 
 # %% ../nbs/08c_runner.ipynb #gu4rd003
 def _span(s:float)->str: return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s"
