@@ -1,13 +1,16 @@
 #!/usr/bin/env python
 """Every check CI runs, in order, counted: notebooks and modules in sync, notebooks clean, ruff (pyflakes rules) on
 gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml, README in sync with nbs/index.ipynb
-and its links resolving, `nbdev-test` per notebook, `nbdev-proc-nbs` and each processed notebook valid and
-convertible, and the wheel built, installed into a fresh venv and smoke-tested there (tools/dev/smoke.py: every
-module of the wheel imports, every public name resolves and is used by a notebook test). The last line is
-`N passed, N failed`; the exit code is 1 if anything failed.
+and its links resolving, `nbdev-test` per notebook, every notebook run top to bottom in a fresh Jupyter kernel as a
+user runs it, the docs pages (tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error
+outputs, absolute paths and issue numbers), the wheel built, installed with the timm extra into a fresh venv and
+smoke-tested there (tools/dev/smoke.py: every module of the wheel imports, every public name resolves and is used by a
+notebook test) with README.md's quick start run in it as written (tools/dev/quickstart.py), and the main job rerun
+against its committed table (tools/dev/main_job.py). The last line is `N passed, N failed`; the exit code is 1 if
+anything failed.
 
 Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff, imports,
-readme, test, jupyter, docs, wheel)
+readme, test, jupyter, docs, wheel, main_job)
 """
 import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, time, tomllib
 from pathlib import Path
@@ -185,10 +188,18 @@ def readme():
     r = sh(f'{sys.executable} tools/dev/readme.py --links')
     record('every relative link and image of README.md exists in the repository', r.returncode == 0, r.stdout + r.stderr)
 
+def main_job():
+    "The main job rerun (image and points) against the committed table: equal here, within the tolerance elsewhere."
+    t0 = time.time()
+    r = sh(f'{sys.executable} tools/dev/main_job.py image points')
+    record("the main job reproduces the committed table (tools/dev/main_job.py)", r.returncode == 0, r.stderr[-3000:])
+    print('      ' + r.stdout.strip().replace('\n', '\n      ') + f'\n      the main job took {time.time()-t0:.0f} s', flush=True)
+
 CHECKS = dict(  # name: check, in the order CI runs them
     export=lambda: unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)'),
     clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
-    ruff=ruff, imports=imports_declared, readme=readme, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, wheel=wheel)
+    ruff=ruff, imports=imports_declared, readme=readme, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, wheel=wheel,
+    main_job=main_job)
 
 if __name__ == '__main__':
     os.environ.setdefault('MPLBACKEND', 'Agg')
