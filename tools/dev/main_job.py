@@ -23,6 +23,7 @@ RESULTS = ROOT/'nbs'/'experiments'/'results'
 ENV_FILE = RESULTS/'cpu_default_env.json'
 TOLERANCE = 5.0   # points of top-1 accuracy, per size and kind, outside the committed run's environment (DEVELOPERS.md)
 
+KINDS = ('gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none')
 ISA_VARS = ('ATEN_CPU_CAPABILITY', 'ONEDNN_MAX_CPU_ISA', 'DNNL_MAX_CPU_ISA', 'MKL_ENABLE_INSTRUCTIONS', 'MKL_CBWR')
 
 def cpu_vector_flags():
@@ -49,7 +50,9 @@ def run_job(task, out):
 def top1(res):
     "Top-1 accuracy (%) of the last epoch, rows sizes, columns kinds."
     r = res[(res.metric == 'top1') & (res.checkpoint.fillna('last') == 'last') & (res.seed == 0)]
-    return (100*r.pivot_table(index='size', columns='pe', values='value')).rename_axis(columns='top-1 (%)')
+    t = 100*r.pivot_table(index='size', columns='pe', values='value')
+    order = [k for k in KINDS if k in t] + [k for k in t if k not in KINDS]
+    return t[order].rename_axis(columns='top-1 (%)')
 
 def compare(task, res, exact):
     "Print the committed and the new table and their differences; return (ok, largest difference in points)."
@@ -62,13 +65,14 @@ def compare(task, res, exact):
     ok = worst == 0 if exact else worst <= TOLERANCE
     print(f'gridpe-compare {task}: committed\n{old.round(1)}\nnew\n{new.round(1)}\nnew − committed (points)\n{diff.round(1)}')
     print(f'largest difference {worst:.1f} points: ' + ('none allowed (the committed environment)' if exact else
-          f'{TOLERANCE} allowed (another environment)') + (' — ok' if ok else ' — TOO LARGE'), flush=True)
+          f'{TOLERANCE} allowed (another environment)') + (': ok' if ok else ': too large. If a change to the code moved '
+          "them, refresh the committed table (DEVELOPERS.md, \"The main job's numbers\")"), flush=True)
     return ok, worst
 
 def main(tasks=('image', 'points'), results=None, record=False):
     env = environment()
     if record: ENV_FILE.write_text(json.dumps(env, indent=1) + '\n'); print(f'recorded {env}')
-    committed = json.loads(ENV_FILE.read_text())
+    committed = json.loads(ENV_FILE.read_text()) if ENV_FILE.exists() else {}
     exact = env == committed
     print(f"this environment: {env}\ncommitted run's: {committed}\n" +
           ('the same: the numbers must be equal' if exact else f'another: each number within {TOLERANCE} points'), flush=True)
