@@ -33,17 +33,18 @@ def check_labels(y:Tensor, # integer labels
 
 # %% ../nbs/04_arrays.ipynb #901106dc
 class ArraySet:
-    "Inputs `x` (uint8 images N, C, H, W or float32 points N, P, 3), labels `y` (N,; None: a test set), class names."
+    "Inputs `x` (uint8 images N, C, H, W or float32 point sets N, P, D), labels `y` (N,; None: a test set), class names."
     n_inp = 1
-    def __init__(self, x, # images (N, C, H, W) uint8 or point clouds (N, P, 3) float32
+    def __init__(self, x, # images (N, C, H, W) uint8, or point sets (N, P, D) float: clouds (D = 3), scene tokens
                  y=None, # integer labels (N,), or None
                  classes:list=(), # class names, in label order
                  source:str|Path='labels', # where the labels come from, named in errors
                 ):
         self.x, self.classes = torch.as_tensor(x), [str(c) for c in classes]
         self.y = None if y is None else torch.as_tensor(y).long().reshape(-1)
-        if self.x.ndim not in (3, 4) or (self.x.ndim == 3 and self.x.shape[-1] != 3):
-            raise ValueError(f"inputs must be images (N, C, H, W) or points (N, P, 3), got {tuple(self.x.shape)}")
+        if self.x.ndim not in (3, 4) or (self.x.ndim == 3 and not self.x.is_floating_point()):
+            raise ValueError(f"inputs must be images (N, C, H, W) or float point sets (N, P, D), got "
+                             f"{tuple(self.x.shape)} {self.x.dtype}")
         if self.y is not None and len(self.x) != len(self.y):
             raise ValueError(f"{len(self.x)} inputs but {len(self.y)} labels")
         if self.y is not None: check_labels(self.y, self.classes, source)
@@ -194,6 +195,9 @@ def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
               repeated_aug:int=1, # repeated augmentation of the training DataLoader (ArrayDL)
              )->ArrayDataLoaders:
     "fastai DataLoaders (shuffled training, ordered validation) plus one evaluation DataLoader per size in `dls.eval`."
+    if (y := data['train'].y) is not None and len(k := y.unique()) < 2:                   # 100% top-1 means nothing
+        name = data['train'].classes[int(k[0])] if len(k) else 'none'
+        raise ValueError(f"the training set holds one class ({name}): a classifier needs two or more")
     device = device or ('cuda' if torch.cuda.is_available() else 'cpu')
     mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device,
                                          after_batch=tfm(s, train), repeated_aug=repeated_aug if train else 1)

@@ -8,6 +8,7 @@ Docs: https://gridpe.github.io/gridpe/callbacks.html.md"""
 from __future__ import annotations
 from .files import atomic_file
 from .optim import _bare
+import os
 from pathlib import Path
 import numpy as np
 import torch
@@ -57,18 +58,19 @@ def _state(model:nn.Module)->dict:
 
 # %% ../nbs/07a_callbacks.ipynb #34808fc0
 class EpochCheckpoint(Callback):
-    "After every trained epoch, save weights, optimiser, epoch and `keep_best` to `fname` (atomically; rank 0 only)."
+    "After every trained epoch, save weights, optimiser, epoch, `keep_best` and `fingerprint` to `fname` (atomically)."
     order = KeepBest.order + 1
     def __init__(self, fname:str|Path, # the checkpoint file
                  keep_best:KeepBest|None=None, # the run's KeepBest, saved with it
-                ): self.fname, self.kb, self.trained = Path(fname), keep_best, False
+                 fingerprint:str|None=None, # the run's settings fingerprint (gridpe.store.fingerprint), saved with it
+                ): self.fname, self.kb, self.fingerprint, self.trained = Path(fname), keep_best, fingerprint, False
     def before_train(self): self.trained = True                             # (fastai's SkipToEpoch cancels before this)
     def after_epoch(self):
         trained, self.trained = self.trained, False
         if rank_distrib() or not trained: return
         kb = self.kb if self.kb is not None and self.kb.state is not None else None
         ck = dict(model=_bare(self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
-                  epoch=self.epoch, best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state))
+                  epoch=self.epoch, fingerprint=self.fingerprint, best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state))
         self.fname.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(self.fname, 'wb') as f: torch.save(ck, f)
 
@@ -80,6 +82,8 @@ _SAFE = [L, np.float64(0).__reduce__()[0], np.dtype,
 def load_checkpoint(learn:Learner, # the run's Learner (the same model and optimiser as the saved run)
                     fname:str|Path, # an `EpochCheckpoint` file
                     keep_best:KeepBest|None=None, # restored too, when given
+                    # the run's settings fingerprint: a file saved with another is refused (one without, accepted)
+                    fingerprint:str|None=None,
                    )->int:
     "Restore weights, optimiser (and `keep_best`) from `fname`: the epoch to resume from, 0 when there is no file."
     if not Path(fname).exists(): return 0
@@ -90,6 +94,9 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
         why = str(e).split('. ')[0].splitlines()[0][:160]
         raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {why}); "
                          "delete it, or pass --no-resume to train the run from the start") from None
+    if fingerprint is not None and ck.get('fingerprint') not in (None, fingerprint):
+        raise ValueError(f"{fname} was saved by a run of other settings (fingerprint {ck['fingerprint']}, this run's "
+                         f"{fingerprint}): delete it, or pass --no-resume to train the run from the start")
     _bare(learn.model).to(dev).load_state_dict(ck['model'])
     if learn.opt is None: learn.create_opt()
     learn.opt.load_state_dict(ck['opt'])
@@ -120,12 +127,22 @@ class StopOnNonFinite(Callback):
 # %% ../nbs/07a_callbacks.ipynb #0188c82f
 class HistoryCSV(CSVLogger):
     "fastai's `CSVLogger`; a fit from `start_epoch` k keeps the file's rows of epochs < k and appends (one header)."
+    def __init__(self, fname:str|Path='history.csv', # the history file
+                 fingerprint:str|None=None, # the run's settings fingerprint: a last column, and the rows kept
+                ): super().__init__(fname); self.fingerprint = fingerprint
     def before_fit(self):
         if hasattr(self, 'gather_preds'): return
-        f, k = self.path/self.fname, getattr(self.learn, 'first_epoch', 0)
+        f, k, fp = self.path/self.fname, getattr(self.learn, 'first_epoch', 0), self.fingerprint
         rows = f.read_text().splitlines()[1:] if k and f.exists() else []
-        keep = [r for r in rows if r.split(',')[0].isdigit() and int(r.split(',')[0]) < k]
+        keep = [r for r in rows if r.split(',')[0].isdigit() and int(r.split(',')[0]) < k
+                and (fp is None or r.rsplit(',', 1)[-1] == fp)]
         f.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_file(f) as o: o.write('\n'.join([','.join(self.recorder.metric_names)] + keep) + '\n')
+        head = [*self.recorder.metric_names, *(['fingerprint'] if fp else [])]
+        with atomic_file(f) as o: o.write('\n'.join([','.join(head)] + keep) + '\n')
         self.file = f.open('a')
         self.old_logger, self.learn.logger = self.logger, self._write_line
+    def _write_line(self, log):
+        "Write a line of `log` (and the fingerprint), then call the old logger."
+        self.file.write(','.join(map(str, [*log, *([self.fingerprint] if self.fingerprint else [])])) + '\n')
+        self.file.flush(); os.fsync(self.file.fileno())
+        self.old_logger(log)

@@ -7,10 +7,12 @@ Docs: https://gridpe.github.io/gridpe/compare.html.md"""
 # %% ../nbs/08d_compare.ipynb #cmp0000c
 from __future__ import annotations
 import argparse, json, os, sys, types, typing
+from pathlib import Path
 from dataclasses import fields
 import matplotlib
 from .config import Config, NOT_IDENTITY, TASKS, CHOICES, CompareError, resolve, check_settings, to_json, _flag
 from .runner import compare
+from .callbacks import NonFiniteLoss
 from fastcore.docments import docments
 
 # %% auto #0
@@ -29,7 +31,7 @@ def _defaults_help(name:str)->str:
     fmt = lambda v: (' '.join(map(str, v)) if isinstance(v, list)
                      else json.dumps(v, separators=(',', ':')) if isinstance(v, dict)
                      else f'{v:g}' if isinstance(v, float) else str(v))
-    v = {(t, p): getattr(resolve(t, p), name) for t in TASKS for p in (False, True)}
+    v = {(t, p): getattr(resolve(t, p and bool(TASKS[t].paper)), name) for t in TASKS for p in (False, True)}
     if name == 'task' or isinstance(Config.__dataclass_fields__[name].default, bool): return ''
     if all(x is None for x in v.values()): return ''
     if len({repr(x) for x in v.values()}) == 1: return f" (default: {fmt(v['image', False])})"
@@ -61,21 +63,44 @@ def cli_parser()->argparse.ArgumentParser:
                              choices=list(map(str, CHOICES[f.name])) if f.name in CHOICES else None)
     p.add_argument('--dry-run', action='store_true',
                    help="print the resolved settings as JSON (the run's config.json) and exit")
+    p.add_argument('--go-on', action='store_true',
+                   help="train even where a CPU epoch is estimated above an hour, or --paper runs without --data")
     return p
 
 # %% ../nbs/08d_compare.ipynb #02ca8e8c
+def _kept(cfg:Config|None)->str:
+    "What an interrupted job leaves in its folder, and how to continue."
+    out = None if cfg is None else Path(cfg.out)
+    if out is None or not out.exists(): return "nothing was written"
+    n, k = len(list((out/'parts').glob('*.csv'))), len(list((out/'checkpoints').glob('*.pth')))
+    return (f"{out} keeps {n} finished run{'s' * (n != 1)} (parts) and {k} run{'s' * (k != 1)} at {'their' if k != 1 else 'its'} "
+            f"last finished epoch (checkpoints): the same command continues")
+
+def _os_error(e:OSError, cfg:Config|None)->str:
+    "An OS error on a file as one line (the file, the system's reason, which flag names it)."
+    f = str(e.filename or '')
+    flag = next((g for g, v in (('--out', cfg and cfg.out), ('--data', cfg and cfg.data))
+                 if v and f.startswith(str(v).rstrip('/'))), None)
+    return f"{f}: {e.strerror}" + (f" (check {flag})" if flag else '')
+
 def main(argv=None):
     "Entry point of `gridpe-compare`: the settings from the flags, then the job (or --dry-run's JSON)."
-    a = vars(cli_parser().parse_args(argv)); dry = a.pop('dry_run')
+    a = vars(cli_parser().parse_args(argv)); dry, go_on = a.pop('dry_run'), a.pop('go_on')
     if os.environ.get('MPLBACKEND') is None: matplotlib.use('Agg')
+    cfg, say = None, lambda m, code: (print(f"gridpe-compare: {m}", file=sys.stderr), sys.exit(code))
     try:
         cfg = resolve(**a); check_settings(cfg)
         if dry: print(to_json(cfg))
-        else: compare(cfg)
-    except (CompareError, ValueError, FileNotFoundError) as e:
+        else: compare(cfg, hours=None if go_on else 1.)
+    except KeyboardInterrupt: say(f"interrupted: {_kept(cfg)}", 130)
+    except OSError as e:                                  # a file the system refused, or a dataset file gridpe misses
+        if e.filename is not None: say(f"error: {_os_error(e, cfg)}", 2)
+        if isinstance(e, FileNotFoundError) and e.errno is None: say(f"error: {e}", 2)
+        raise                                                                 # not about a file: a bug, its traceback
+    except (CompareError, NonFiniteLoss, ValueError) as e:
         msg = str(e)                                    # one raised in a fastai callback comes wrapped in two lines
         if msg.startswith('Exception occured in `'): msg = msg.split('\n\t', 1)[-1]
-        print(f"gridpe-compare: error: {msg}", file=sys.stderr); sys.exit(2)
+        say(f"error: {msg}", 2)
 
 # %% ../nbs/08d_compare.ipynb #88c027b2
 if __name__ == '__main__' and not hasattr(sys, 'ps1') and 'ipykernel' not in sys.modules: main()

@@ -19,7 +19,12 @@ from .images import image_dls
 from .points import PointSampling, point_dls
 from .vit import ARCHS, Positions
 from .pct import PCT_ARCHS, Pool, APEMode
-from .learner import vit_learner, pct_learner
+from .learner import vit_learner, pct_learner, scene_learner
+from .scenes import scene_data, scene_dls
+from .scene_vit import SCENE_ARCHS
+from .video import load_video, video_dls
+from .video_vit import VIDEO_ARCHS
+from .video_learner import video_learner
 
 # %% auto #0
 __all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers',
@@ -33,10 +38,13 @@ NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'atte
 @dataclass
 class Config:
     "Every setting of a `gridpe-compare` job; `None` means the task's default (`resolve` fills them)."
-    task:str='image' # image (ViTs on images) or points (PCTs on point clouds)
+    # image (ViTs on images), points (PCTs on point clouds), video (video ViTs on clips) or nd (scenes in ℝⁿ, one job
+    # per n)
+    task:str='image'
     # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
     data:str|None=None
-    arch:str|None=None # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny)
+    # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny; nd: scene_vit, scene_vit_tiny)
+    arch:str|None=None
     epochs:int|None=None # training epochs
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
@@ -65,6 +73,11 @@ class Config:
     color_jitter:float|None=None # colour-jitter strength on training images (0: off)
     # repeated augmentation: each training image this many times per epoch, augmented differently (1: off)
     repeated_aug:int|None=None
+    frames:int|None=None # video: training clip length, T (frames)
+    eval_frames:list[int]|None=None # video: evaluation clip lengths (at the training size), recorded as top1@t<T>
+    tubelet:int|None=None # video ViT: frames per tubelet
+    time_scale:float|None=None # video ViT: one frame step in patch steps (positions: time_scale · frame, row, column)
+    clips:int|None=None # video: training clips of the embedded Moving Fashion-MNIST (a quarter as many test clips)
     pool:str|None=None # PCT global pooling: max+avg (concatenated) or max (official)
     # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention
     # input)
@@ -74,6 +87,10 @@ class Config:
     pos_scale:dict|None=None
     # how training shapes are reduced to --size points: first (official), random or fps; evaluation takes the first
     sample:str|None=None
+    ndim:list[int]|None=None # nd: the dimensions n of the scenes, each a job of its own in out/ndim<n>
+    n_scenes:int|None=None # nd: training scenes (each test condition: a quarter of them, at least 1000)
+    noise:float|None=None # nd: standard deviation of the template parts' jitter, in nearest-neighbour distances
+    head_dim:int|None=None # nd: channels per attention head, the same for every kind (the rotary frequency budget)
     # extra model settings per kind (pe_per_block, pe_kwargs such as base and rotate): JSON or kind=JSON pairs; a kind
     # named replaces its entry
     pe_options:dict|None=None
@@ -115,9 +132,20 @@ class Task:
     n_points:Callable|None=None # the largest point count a dataset allows (points per shape)
     data_args:tuple=() # Config fields passed on to the DataLoaders
     learner_args:tuple=() # Config fields passed on to the Learner (its recipe)
+    load_args:tuple=() # Config fields passed on to the dataset loader
+    # metric names recorded at the training size besides each size's top1 and top5: cfg -> e.g. ['top1@t8', …]
+    metrics:Callable=lambda cfg: []
+    sweep:str|None=None # a list setting whose values are jobs of their own (out/<setting><value>)
 
 # %% ../nbs/08_config.ipynb #5b316abb
 _POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the kinds that see positions: pos_scale's keys
+
+def _draw_scenes(folder, max_size, ndim, n_scenes, noise):
+    "The nd task's dataset: scenes of `max_size` tokens drawn by `scene_data` (there is no folder to read)."
+    if folder is not None:
+        raise CompareError("the nd task draws its scenes (gridpe.scenes): --data is not one of its settings")
+    return scene_data(ndim, n_scenes, n_tokens=max_size, noise=noise)
+
 TASKS = {
     'image': Task(
         partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
@@ -222,6 +250,65 @@ TASKS = {
             pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}}),
         recipe_lr=lambda bs: 0.01,
         n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
+    'nd': Task(
+        _draw_scenes, scene_dls, scene_learner, SCENE_ARCHS, unit='tokens', sweep='ndim',
+        model_args=('n_heads', 'head_dim'),
+        load_args=('ndim', 'n_scenes', 'noise'),
+        learner_args=('wd', 'label_smoothing'),
+        metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')],
+        defaults=dict(
+            arch='scene_vit_tiny',
+            ndim=[1, 2, 3, 4, 6, 8],
+            n_scenes=4000,
+            noise=0.1,
+            head_dim=32,
+            n_heads=2,
+            epochs=10,
+            size=16,
+            eval_sizes=None,
+            bs=128,
+            lr=1e-3,
+            wd=0.05,
+            label_smoothing=0.1,
+            best=False,
+            pe_options={},
+            pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'],
+            seeds=[0]),
+        paper={},
+        recipe_lr=lambda bs: 1e-3),
+    'video': Task(
+        load_video, video_dls, video_learner, VIDEO_ARCHS, unit='px',
+        model_args=('n_heads', 'patch_size', 'tubelet', 'time_scale', 'drop_path', 'layer_scale'),
+        data_args=('frames', 'eval_frames'),
+        learner_args=('wd', 'label_smoothing', 'warmup_epochs', 'min_lr'),
+        load_args=('frames', 'eval_frames', 'size', 'eval_sizes', 'clips'),
+        metrics=lambda cfg: [f'{m}@t{t}' for t in cfg.eval_frames for m in ('top1', 'top5')],
+        defaults=dict(
+            arch='video_vit_nano',
+            n_heads=2,
+            patch_size=6,
+            tubelet=1,
+            time_scale=1.,
+            epochs=4,
+            size=24,
+            frames=8,
+            bs=64,
+            lr=2e-3,
+            eval_sizes=[18, 24, 36, 48],
+            eval_frames=[4, 8, 12, 16],
+            clips=1600,
+            wd=0.05,
+            label_smoothing=0.1,
+            warmup_epochs=None,
+            min_lr=0.,
+            drop_path=0.1,
+            layer_scale=None,
+            best=False,
+            pe_options={},
+            pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe', 'composed'],
+            seeds=[0]),
+        paper={},                                       # the paper has no video protocol: --paper changes nothing
+        recipe_lr=lambda bs: 5e-4 * bs / 512),
 }
 
 # %% ../nbs/08_config.ipynb #467cc56d
@@ -255,6 +342,7 @@ def resolve(task:str='image', # a key of TASKS
     "A job's settings: the task's defaults, then --paper's, then the flags given; the rest resolved."
     if task not in TASKS: raise CompareError(f"unknown task {task!r}: choose from {', '.join(TASKS)}")
     t, flags = TASKS[task], {k: v for k, v in flags.items() if v is not None}
+    if paper and not t.paper: raise CompareError(f"the {task} task has no paper protocol: leave out --paper")
     s = copy.deepcopy({**t.defaults, **(t.paper if paper else {})})
     for k in ('pos_scale', 'pe_options'):
         if k not in flags: continue
@@ -266,6 +354,7 @@ def resolve(task:str='image', # a key of TASKS
     if flags.get('arch', s['arch']) != s['arch'] and 'lr' not in flags: s['lr'] = None  # another model: recipe's rate
     cfg = Config(task=task, paper=bool(paper), **{**s, **flags})
     if cfg.lr is None: cfg.lr = t.recipe_lr(cfg.bs)
+    if cfg.eval_sizes is None: cfg.eval_sizes = [cfg.size]                            # a task without others
     cfg.out = str(cfg.out or Path('gridpe-runs')/(task + ('-paper' if paper else '')))
     cfg.pe, cfg.seeds = list(dict.fromkeys(cfg.pe)), list(dict.fromkeys(cfg.seeds))
     return cfg
@@ -273,17 +362,20 @@ def resolve(task:str='image', # a key of TASKS
 # %% ../nbs/08_config.ipynb #2c4e0358
 def check_numbers(cfg:Config):
     "CompareError for a count, seed, rate, scale or fraction out of its range."
-    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug')
+    counts = [(k, getattr(cfg, k)) for k in ('epochs', 'size', 'bs', 'jobs', 'n_heads', 'patch_size', 'repeated_aug',
+                                             'n_scenes', 'head_dim', 'frames', 'tubelet', 'clips')
               if getattr(cfg, k) is not None]
+    counts += [('ndim', n) for n in cfg.ndim or []]
     try:
-        for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes]: check_int(v, _flag(k))
+        for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]:
+            if check_int(v, _flag(k)) > 2**31 - 1: raise ValueError(f"{_flag(k)} must be at most {2**31 - 1}, got {v}")
         for s in cfg.seeds: check_int(s, '--seeds', 0)
         if cfg.warmup_epochs is not None: check_int(cfg.warmup_epochs, '--warmup-epochs', 0)
         check_positive(cfg.lr, '--lr')
-        for k in ('crop_pct', 'layer_scale'):
+        for k in ('crop_pct', 'layer_scale', 'time_scale'):
             if getattr(cfg, k) is not None: check_positive(getattr(cfg, k), _flag(k))
         for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
-        for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum'):
+        for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
             v = getattr(cfg, k)
             if v is None: continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
@@ -293,7 +385,7 @@ def check_numbers(cfg:Config):
 # %% ../nbs/08_config.ipynb #bb7fdc65
 def vit_width(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
-    with torch.device('meta'): return ARCHS[arch](n_classes=1, pe='none', n_heads=1).head.in_features
+    with torch.device('meta'): return {**ARCHS, **VIDEO_ARCHS}[arch](n_classes=1, pe='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
 def valid_heads(width:int, # token width
@@ -306,6 +398,14 @@ def valid_heads(width:int, # token width
 # the settings that take one of an enum's values (--pe: each of its words); the CLI's choices come from here
 CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling)
 
+def _model_keys(arch:Callable)->list:
+    "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."
+    s = inspect.signature(arch, eval_str=True); ps = dict(s.parameters)
+    if any(p.kind is p.VAR_KEYWORD for p in ps.values()) and inspect.isclass(s.return_annotation):
+        ps.update(inspect.signature(s.return_annotation).parameters)
+    return [k for k, p in ps.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+            and k not in ('n_classes', 'pe', 'img_size', 'in_chans')]                 # the learner sets these
+
 def check_model(cfg:Config):
     "CompareError for a kind, architecture, setting, choice, head count or size the job cannot build."
     t = TASKS[cfg.task]
@@ -313,8 +413,9 @@ def check_model(cfg:Config):
         raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
-    used = {*t.model_args, *t.data_args, *t.learner_args}
-    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args))
+    used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
+    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args)
+                          if k not in ('size', 'eval_sizes'))                      # (every task's)
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
@@ -325,11 +426,22 @@ def check_model(cfg:Config):
             raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PEKind)}")
     if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]:
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
+    for x, v in (cfg.pe_options or {}).items():
+        if bad := [k for k in v if k not in (keys := _model_keys(t.archs[cfg.arch]))]:
+            raise CompareError(f"--pe-options {x}: {', '.join(bad)} is not a setting of {cfg.arch}: "
+                               f"use {', '.join(keys)}")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
-    if cfg.n_heads is not None and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch))):
+    pd_ = 3 if cfg.task == 'video' else 2                                        # position dimensions
+    if (cfg.arch not in SCENE_ARCHS and cfg.n_heads is not None
+            and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch), pd_))):
         raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
-                           f"number (at least 4) of channels: use one of {', '.join(map(str, ok))}")
+                           f"number (at least {2*pd_}) of channels: use one of {', '.join(map(str, ok))}")
+    if cfg.tubelet and (bad := [t for t in [cfg.frames, *(cfg.eval_frames or [])] if t % cfg.tubelet]):
+        raise CompareError(f"clip lengths {bad} are not multiples of the tubelet's {cfg.tubelet} frames")
+    if cfg.task == 'nd' and cfg.eval_sizes != [cfg.size]:
+        raise CompareError(f"--eval-sizes {' '.join(map(str, cfg.eval_sizes))}: the nd task evaluates its scenes at "
+                           f"their token count only (--eval-sizes {cfg.size}, or leave it out)")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):
         raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. "
@@ -341,11 +453,18 @@ def check_settings(cfg:Config):
     check_numbers(cfg); check_model(cfg)
 
 # %% ../nbs/08_config.ipynb #9689420f
+def _one(cfg:Config, k:str):
+    "Setting `k` as the task's functions take it: a sweep's one value (each value is a job of its own), else as set."
+    v = getattr(cfg, k)
+    if k != TASKS[cfg.task].sweep: return v
+    if len(v) != 1: raise CompareError(f"{_flag(k)} {' '.join(map(str, v))}: each value is a job of its own (compare)")
+    return v[0]
+
 def model_kwargs(cfg:Config, # the job's settings (resolved)
                  pe:str, # positional embedding kind
                 )->dict:
     "The architecture's settings for kind `pe`: the task's, then `cfg.pe_options[pe]`."
-    kw = {k: getattr(cfg, k) for k in TASKS[cfg.task].model_args}
+    kw = {k: _one(cfg, k) for k in TASKS[cfg.task].model_args}
     if isinstance(kw.get('pos_scale'), dict):
         if pe in kw['pos_scale']: kw['pos_scale'] = kw['pos_scale'][pe]
         else: del kw['pos_scale']                                                    # a kind without positions (none)
@@ -364,7 +483,8 @@ def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate
 def load_data(cfg:Config)->dict:
     "The dataset of `cfg`: `cfg.data` in any format `load_dataset` recognises, or the task's embedded one."
     folder = None if cfg.data is None else os.path.abspath(os.path.expanduser(cfg.data))   # as given in config.json
-    return TASKS[cfg.task].load(folder, max_size=max([cfg.size, *cfg.eval_sizes]))
+    t = TASKS[cfg.task]
+    return t.load(folder, max_size=max([cfg.size, *cfg.eval_sizes]), **{k: _one(cfg, k) for k in t.load_args})
 
 # %% ../nbs/08_config.ipynb #6b721b1b
 def check_data(cfg:Config, data:dict):

@@ -10,6 +10,7 @@ from .rope import grid_positions
 from .attention import record_attention
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
+from .scene_vit import scene_vit, SCENE_ARCHS
 from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
 from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # n
 
 # %% auto #0
 __all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes',
-           'attention_sizes', 'plot_sizes', 'train_and_evaluate']
+           'scene_learner', 'attention_sizes', 'plot_sizes', 'train_and_evaluate']
 
 # %% ../nbs/07b_learner.ipynb #ad796f9c
 class NoDecayLearner(Learner):
@@ -190,17 +191,47 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
                    sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
                   )->pd.DataFrame:
     "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each size: columns size, top1, top5, loss."
+    # and with every size, top1@<c> and top5@<c> at the training size for each of `dls.conditions` ({c: DataLoader})
+    conds = getattr(learn.dls, 'conditions', {}) if sizes is None else {}
     sizes = list(learn.dls.eval) if sizes is None else sizes
     if missing := [s for s in sizes if s not in learn.dls.eval]:
         raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
     fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
-    names, rows = ['loss'] + [m.name for m in learn.metrics], []
+    names, rows, extra = ['loss'] + [m.name for m in learn.metrics], [], {}
     with learn.removed_cbs(fit_cbs), learn.no_bar():
         for s in sizes:
             r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval[s]))))
             rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')),
                              loss=r['loss']))
-    return pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
+        for c, dl in conds.items():                                  # e.g. clip lengths (video)
+            r = dict(zip(names, map(float, learn.validate(dl=dl))))
+            extra |= {f'top1@{c}': r.get('accuracy', float('nan')), f'top5@{c}': r.get('top_k_accuracy', float('nan'))}
+    df = pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
+    if not extra: return df
+    df = df.set_index('size')
+    for k, v in extra.items(): df.loc[learn.dls.size, k] = v
+    return df.reset_index().astype({'size': int})
+
+# %% ../nbs/07b_learner.ipynb #c6086b45
+def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
+                  pe:str='gridpe', # positional embedding kind
+                  arch=scene_vit, # a SceneViT constructor (scene_vit, scene_vit_tiny) or its name
+                  lr:float=1e-3, # peak learning rate
+                  wd:float=0.05, # weight decay of the decayed parameters
+                  label_smoothing:float=0.1, # label smoothing
+                  amp:bool|None=None, # mixed precision; automatic on CUDA by default
+                  cbs=None, # extra fastai callbacks
+                  path='.', # where `learn.save` writes (path/models)
+                  **model_kwargs, # passed to the architecture (head_dim, n_heads, pe_kwargs, pe_per_block…)
+                 )->NoDecayLearner:
+    "A fastai Learner for a SceneViT with positional embedding `pe` (n from the tokens), AdamW and one-cycle."
+    arch = SCENE_ARCHS[arch] if isinstance(arch, str) else arch
+    model = arch(n_classes=dls.c, ndim=dls.train.dataset.x.shape[-1] - 1, pe=pe, **model_kwargs)
+    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
+                           opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
+                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)], path=path)
+    learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1)
+    return _precision(learn, amp)
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
 def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders
@@ -235,11 +266,11 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
     return ax
 
 # %% ../nbs/07b_learner.ipynb #508336ad
-def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None)->pd.DataFrame:
+def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerprint=None)->pd.DataFrame:
     "`fit_recipe` (resumed from `checkpoint`), then `evaluate_sizes` of the last and (best=True) the best weights."
     kb = KeepBest() if best else None
-    start = load_checkpoint(learn, checkpoint, kb) if checkpoint else 0
-    cbs = list(L(kb) + L(EpochCheckpoint(checkpoint, kb) if checkpoint else None))
+    start = load_checkpoint(learn, checkpoint, kb, fingerprint) if checkpoint else 0
+    cbs = list(L(kb) + L(EpochCheckpoint(checkpoint, kb, fingerprint) if checkpoint else None))
     fit_recipe(learn, epochs, cbs=cbs, start_epoch=start)
     last_epoch = learn.epoch if start < epochs else epochs - 1             # (validate resets it)
     df = evaluate_sizes(learn).assign(checkpoint='last', epoch=last_epoch)
@@ -254,10 +285,11 @@ def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
                        epochs:int, # epochs to train
                        best:bool=False, # also evaluate the epoch of best validation top-1 (rows checkpoint='best')
                        checkpoint:str|Path|None=None, # `EpochCheckpoint` file: written every epoch, resumed
+                       fingerprint:str|None=None, # the run's settings fingerprint: saved in the checkpoint, checked
                       )->pd.DataFrame|None:
     "`fit_recipe`, then `evaluate_sizes` with columns checkpoint, epoch; distributed, rank 0 gets it, the rest None."
-    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint)
+    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint, fingerprint)
     if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx)
     with learn.distrib_ctx():                                          # every process trains and evaluates its share
-        df = _fit_evaluate(learn, epochs, best, checkpoint)
+        df = _fit_evaluate(learn, epochs, best, checkpoint, fingerprint)
     return None if rank_distrib() else df

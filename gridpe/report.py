@@ -6,6 +6,7 @@ Docs: https://gridpe.github.io/gridpe/report.html.md"""
 
 # %% ../nbs/08b_report.ipynb #rep0000c
 from __future__ import annotations
+import re
 from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
@@ -14,10 +15,10 @@ from .rope import PE_KINDS
 from .stats import pairwise
 from .learner import plot_sizes
 from .files import atomic_file
-from .config import Config
+from .config import Config, TASKS
 
 # %% auto #0
-__all__ = ['say', 'summary', 'verdicts', 'report']
+__all__ = ['say', 'summary', 'verdicts', 'plot_conditions', 'report', 'sweep_report']
 
 # %% ../nbs/08b_report.ipynb #963f5b90
 def say(cfg:Config, msg:str):
@@ -47,11 +48,26 @@ def verdicts(res:pd.DataFrame, # results rows with two or more seeds per kind
              margin:float=1., # equivalence margin in points
              checkpoint:str='last', # the checkpoint compared
              by:str='pe', # the column naming the arms
+             metric:str='top1', # the metric compared (top1, or top1@<condition>)
             )->pd.DataFrame:
     "Per size and pair of kinds: difference in points, 95% Welch interval, Holm-adjusted p and the verdict."
-    t = pairwise(res, by=by, checkpoint=checkpoint, margin=margin)
+    t = pairwise(res, by=by, metric=metric, checkpoint=checkpoint, margin=margin)
     t = t.assign(pair=t.a + ' − ' + t.b, ci=[f'[{lo:+.1f}, {hi:+.1f}]' for lo, hi in zip(t.lo, t.hi)])
     return t.set_index(['size', 'pair'])[['diff', 'ci', 'p_holm', 'p_eq_holm', 'verdict']].round(3)
+
+# %% ../nbs/08b_report.ipynb #7bc3ba0b
+def plot_conditions(res:pd.DataFrame, # results rows (one checkpoint)
+                    conds:list, # metrics top1@<condition>, in the order to draw
+                    ax=None, # matplotlib axes
+                   ):
+    "Top-1 against evaluation condition, one line per kind; conditions ending in a number (t8: 8 frames) are its x."
+    names = [m.split('@', 1)[1] for m in conds]
+    num = [re.fullmatch(r'[a-z_]*?(\d+(?:\.\d+)?)', n) for n in names]
+    x = dict(zip(conds, [float(m.group(1)) for m in num] if all(num) else range(len(conds))))
+    r = res[res.metric.isin(conds)]
+    ax = plot_sizes(r.assign(size=r.metric.map(x)).rename(columns={'value': 'top1'}), ax=ax)
+    if not all(num): ax.set_xticks(list(x.values()), names)
+    ax.set(xlabel='evaluation condition'); return ax
 
 # %% ../nbs/08b_report.ipynb #eaab630b
 def report(cfg:Config, # the job's settings
@@ -63,23 +79,50 @@ def report(cfg:Config, # the job's settings
                    if not ((res.pe == pe) & (res.seed == s)).any()]:
         say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
     if res.empty: return None
-    last = res[(res.metric == 'top1') & (res.checkpoint == 'last')]
-    ax = plot_sizes(last.rename(columns={'value': 'top1'}), train_size=cfg.size)
-    ax.set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
-    with atomic_file(out/'results.png', 'wb') as f: ax.figure.savefig(f, format='png', dpi=120, bbox_inches='tight')
-    plt.close(ax.figure)
+    last, conds = res[res.checkpoint == 'last'], [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]
+    fig, axs = plt.subplots(1, 1 + bool(conds), figsize=(6 + 5*bool(conds), 4), squeeze=False)
+    plot_sizes(last[last.metric == 'top1'].rename(columns={'value': 'top1'}), train_size=cfg.size, ax=axs[0, 0])
+    axs[0, 0].set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
+    if conds: plot_conditions(last, conds, ax=axs[0, 1]).set_title(f"other conditions, at {cfg.size}")
+    with atomic_file(out/'results.png', 'wb') as f: fig.savefig(f, format='png', dpi=120, bbox_inches='tight')
+    plt.close(fig)
     table = summary(res)
     msg = f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{table.to_string()}\n"
+    if conds:
+        c = last[last.metric.isin(conds)]
+        t = summary(c.assign(size=c.metric.str.split('@').str[1], metric='top1')).reindex([m[5:] for m in conds])
+        msg += f"\ntop-1 accuracy (%) under other conditions, at {cfg.size}, last epoch:\n{t.rename_axis('condition').to_string()}\n"
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
         ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
         msg += (f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; "
                 f"epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n")
     wrote = [out/'results.csv', out/'results.png', out/'config.json']
     if res.groupby('pe').seed.nunique().min() >= 2 and res.pe.nunique() > 1:
-        v = verdicts(res, cfg.margin)
+        v = pd.concat({m: verdicts(res, cfg.margin, metric=m) for m in ['top1', *conds]}, names=['metric'])
+        v = v.droplevel('metric') if not conds else v
         with atomic_file(out/'verdicts.csv') as f: v.to_csv(f)
         msg += (f"\ndifferences of top-1 (points), last epoch: 95% Welch interval, p after Holm's correction, verdict "
                 f"(equivalent: within ±{cfg.margin:g} by TOST):\n{v.drop(columns='p_eq_holm').to_string()}\n")
         wrote.insert(2, out/'verdicts.csv')
     say(cfg, msg + f"\nwrote {', '.join(map(str, wrote))}")
     return table
+
+# %% ../nbs/08b_report.ipynb #551bd3ed
+def sweep_report(cfg:Config, # the sweep's settings (its list of values)
+                 res:pd.DataFrame, # the finished rows of its jobs, with a column named after the swept setting
+                )->pd.DataFrame:
+    "Print top-1 (%) per swept value for each condition, write sweep.csv and sweep.png; returns the tables."
+    k, out = TASKS[cfg.task].sweep, Path(cfg.out)
+    ms = ['top1', *[m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]]
+    res = res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds) & (res['size'] == cfg.size) & (res.checkpoint == 'last')]
+    by = res.reset_index(drop=True).assign(size=lambda d: d[k])                    # the swept value as the x axis
+    tables = {m: summary(by, m).rename_axis(index=k) for m in ms}
+    fig, axs = plt.subplots(1, len(ms), figsize=(4.5*len(ms), 3.5), squeeze=False)
+    for ax, m in zip(axs[0], ms):
+        plot_sizes(by[by.metric == m].rename(columns={'value': 'top1'}), ax=ax).set(title=m, xlabel=k)
+    with atomic_file(out/'sweep.png', 'wb') as f: fig.savefig(f, format='png', dpi=120, bbox_inches='tight')
+    plt.close(fig)
+    with atomic_file(out/'sweep.csv') as f: res.to_csv(f, index=False, na_rep='nan')
+    say(cfg, ''.join(f"\n{m} (%) by {k}, last epoch:\n{t.to_string()}\n" for m, t in tables.items())
+        + f"\nwrote {out/'sweep.csv'}, {out/'sweep.png'}")
+    return pd.concat(tables, names=['metric'])

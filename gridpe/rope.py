@@ -18,7 +18,8 @@ from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_
 # %% auto #0
 __all__ = ['PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions', 'check_pos',
            'pe_state', 'describe_pe', 'PosEmbed', 'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies',
-           'RoPEAxial', 'mixed_frequencies', 'RoPEMixed', 'LearnedAPE', 'NoPE', 'make_pe']
+           'RoPEAxial', 'mixed_frequencies', 'RoPEMixed', 'LearnedAPE', 'NoPE', 'default_parts', 'composed_frequencies',
+           'check_parts', 'ComposedPE', 'make_pe']
 
 # %% ../nbs/02_rope.ipynb #21088a6a
 def check_theta(x:Tensor, theta:Tensor):
@@ -340,9 +341,68 @@ class NoPE(PosEmbed):
     def forward(self, pos:Tensor, grid_shape=None): return None
     def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, None]: return tokens, None
 
+# %% ../nbs/02_rope.ipynb #c1090763
+def default_parts(ndim:int, # spatial dimensions of the positions
+                 )->list[dict]:
+    "RoPE 1-D on the first axis (time) with a quarter of the channel pairs, GridPE on the others with the rest."
+    if check_int(ndim, 'ndim') == 1: return [dict(kind='rope_axial', axes=[0], share=1.)]
+    return [dict(kind='rope_axial', axes=[0], share=0.25), dict(kind='gridpe', axes=list(range(1, ndim)), share=0.75)]
+
+# %% ../nbs/02_rope.ipynb #b42f459e
+def composed_frequencies(head_dim:int, # channels per head
+                         n_heads:int, # attention heads
+                         ndim:int, # spatial dimensions
+                         parts:list[dict], # per group of axes: kind, axes, share and the kind's settings
+                         seed:int=0, # seed of GridPE parts' rotations
+                        )->Tensor:
+    "Frequencies of the parts, each on its own channel pairs and axes: (n_heads, head_dim//2, ndim)."
+    P, at = head_dim // 2, 0
+    W = torch.zeros(n_heads, P, ndim)
+    for p in parts:
+        kw, n = {k: v for k, v in p.items() if k not in ('kind', 'axes', 'share')}, math.floor(p['share'] * P + 1e-9)
+        fn = grid_frequencies if p['kind'] == 'gridpe' else axial_frequencies
+        if p['kind'] == 'gridpe': kw['seed'] = seed
+        W[:, at:at + n, p['axes']] = fn(2 * n, n_heads, len(p['axes']), **kw); at += n
+    return W
+
+# %% ../nbs/02_rope.ipynb #9963324a
+def check_parts(parts:list, # the parts of a composed embedding
+                ndim:int, # spatial dimensions
+               )->list[dict]:
+    "The parts as dicts with lists of axes: a ValueError unless they cover every axis once within the pairs they share."
+    kinds, out = ('gridpe', 'rope_axial'), []
+    for p in parts:
+        if not isinstance(p, dict) or not {'kind', 'axes', 'share'} <= set(p):
+            raise ValueError(f"a part is a dict with kind, axes and share (and the kind's settings), got {p!r}")
+        if p['kind'] not in kinds: raise ValueError(f"a part's kind must be one of {', '.join(kinds)}, got {p['kind']!r}")
+        out.append({**p, 'axes': [int(a) for a in p['axes']], 'share': float(p['share'])})
+    axes = [a for p in out for a in p['axes']]
+    if sorted(axes) != list(range(ndim)):
+        raise ValueError(f"the parts' axes {[p['axes'] for p in out]} must cover each of the {ndim} axes once")
+    if sum(p['share'] for p in out) > 1 + 1e-9 or min(p['share'] for p in out) <= 0:
+        raise ValueError(f"the parts' shares {[p['share'] for p in out]} must be > 0 and sum to at most 1")
+    return out
+
+# %% ../nbs/02_rope.ipynb #1c47837f
+class ComposedPE(RotaryPE):
+    "One rotary embedding from rotary embeddings over groups of axes, each on its own share of the channel pairs."
+    kind = 'composed'
+    def __init__(self, head_dim:int, # channels per head
+                 n_heads:int, # attention heads
+                 ndim:int, # spatial dimensions of the positions
+                 parts:list|None=None, # dicts of kind, axes, share and the kind's settings; `default_parts` if None
+                 seed:int=0, # seed of GridPE parts' rotations; block i of a per-block embedding uses seed + i
+                 n_blocks:int|None=None, # one embedding per block (each with its own rotations); None: one, shared
+                ):
+        super().__init__(head_dim, n_heads, ndim, n_blocks)
+        self.parts, self.seed = check_parts(default_parts(ndim) if parts is None else parts, ndim), seed
+        W = self.block_freqs(lambda i: composed_frequencies(head_dim, n_heads, ndim, self.parts, seed + i))
+        self.register_buffer('freqs', W, persistent=False)
+    def settings(self)->dict: return dict(**super().settings(), parts=self.parts, seed=self.seed)
+
 # %% ../nbs/02_rope.ipynb #1a0ed069
 # the positional-embedding kinds: a model's or learner's `pe`, `make_pe`'s `kind`, the values of `--pe`
-PEKind = str_enum('PEKind', 'gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none')
+PEKind = str_enum('PEKind', 'gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none', 'composed')
 PE_KINDS = tuple(map(str, PEKind)) # the kinds as plain strings, in order (for loops, tables and dict keys)
 
 def make_pe(kind:PEKind, # the embedding's kind
@@ -358,8 +418,12 @@ def make_pe(kind:PEKind, # the embedding's kind
             **kwargs, # passed to the embedding's constructor
            )->PosEmbed:
     "The positional embedding `kind` for `n_heads` heads of `head_dim` channels (per block of `depth` if `per_block`)."
-    cls = dict(gridpe=GridPE, rope_axial=RoPEAxial, rope_mixed=RoPEMixed, ape=LearnedAPE, none=NoPE).get(kind)
+    cls = dict(gridpe=GridPE, rope_axial=RoPEAxial, rope_mixed=RoPEMixed, ape=LearnedAPE, none=NoPE,
+               composed=ComposedPE).get(kind)
     if cls is None: raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PEKind)}")
+    if 'base' in kwargs and not (isinstance(b := kwargs['base'], (int, float)) and not isinstance(b, bool)
+                                 and math.isfinite(b) and b > 0):
+        raise ValueError(f"base must be a number > 0, got {b!r}")
     if (depth is not None and cls.per_block_default) if per_block is None else per_block:
         if not issubclass(cls, RotaryPE):
             why = 'is added once to the tokens' if cls.additive else 'has nothing to repeat'

@@ -6,27 +6,36 @@ Docs: https://gridpe.github.io/gridpe/runner.html.md"""
 
 # %% ../nbs/08c_runner.ipynb #run0000c
 from __future__ import annotations
-import contextlib, multiprocessing, os, signal, time
+import contextlib, multiprocessing, os, signal, sys, time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 import pandas as pd
 import torch
+from torch.utils.flop_counter import FlopCounterMode
+from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV
-from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs,
+from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, _flag,
                            model_kwargs)
 from .files import atomic_file
-from .store import COLUMNS, run_lock, part_path, read_part, open_folder, merge_results
-from .report import say, report
+from .store import run_lock, part_path, read_part, write_part, open_folder, merge_results, fingerprint
+from .report import say, report, sweep_report
+from functools import partial
 from fastcore.basics import noop
 from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
 
 # %% auto #0
-__all__ = ['run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'compare']
+__all__ = ['run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'check_job', 'epoch_seconds', 'check_time',
+           'compare_job', 'compare']
 
 # %% ../nbs/08c_runner.ipynb #a28a767f
+def _epoch_line(learn, log:list):
+    "Print one epoch's recorded values as one line (the progress output where stdout is not a terminal)."
+    fmt = lambda v: f'{v:.4f}' if isinstance(v, float) else str(v)
+    print(', '.join(f'{n} {fmt(v)}' for n, v in zip(learn.recorder.metric_names, log)), flush=True)
+
 def run_one(cfg:Config, # the job's settings
             data:dict, # the dataset (load_data)
             pe:str, # positional embedding kind
@@ -38,12 +47,16 @@ def run_one(cfg:Config, # the job's settings
     t, device, n = TASKS[cfg.task], cfg.device, max(num_distrib(), 1)
     set_seed(seed)
     if n > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
-    cbs = [HistoryCSV(Path(history).absolute())] if history and rank_distrib() == 0 else []
+    fp = fingerprint(cfg)
+    cbs = [HistoryCSV(Path(history).absolute(), fp)] if history and rank_distrib() == 0 else []
     dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs // n, device=device, **call_kwargs(t.dls, cfg, t.data_args))
     learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp, cbs=cbs,
                       **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
-    if cfg.quiet: learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)]); learn.logger = noop
-    df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, **call_kwargs(train_and_evaluate, cfg, ('best',)))
+    if cfg.quiet or not (IN_NOTEBOOK or sys.stdout.isatty()):            # quiet, or a log file: no progress bars
+        learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)])
+        learn.logger = noop if cfg.quiet else partial(_epoch_line, learn)
+    df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, fingerprint=fp,
+                            **call_kwargs(train_and_evaluate, cfg, ('best',)))
     if cfg.attention and df is not None and cfg.task == 'image':
         (a := Path(cfg.out)/'attention').mkdir(parents=True, exist_ok=True)
         with atomic_file(a/f'{pe}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
@@ -64,13 +77,15 @@ def train_part(cfg:Config, # the job's settings
         if not mine: return dict(status='busy')
         if num_distrib() == 1 and read_part(cfg, pe, seed) is not None: return dict(status='done')  # finished meanwhile
         before()
-        ck = Path(cfg.out)/'checkpoints'/f'{pe}_seed{seed}.pth' if cfg.resume else None
-        df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv', checkpoint=ck)
+        ck = Path(cfg.out)/'checkpoints'/f'{pe}_seed{seed}.pth'
+        df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv',
+                     checkpoint=ck if cfg.resume else None)
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))  # the first: the table
-        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=['top1', 'top5'], var_name='metric')
-        rows = rows.assign(pe=pe, seed=seed)[COLUMNS]
-        with atomic_file(part) as f: rows.to_csv(f, index=False, na_rep='nan')
-        if ck is not None: ck.unlink(missing_ok=True)                           # the part is the run now
+        metrics = ['top1', 'top5', *[c for c in df.columns if '@' in c]]              # top1@<condition>: the task's
+        rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=metrics, var_name='metric')
+        rows = rows[~rows.metric.str.contains('@') | rows['size'].eq(cfg.size)]     # conditions: at the training size
+        write_part(cfg, pe, seed, rows.assign(pe=pe, seed=seed))
+        ck.unlink(missing_ok=True)                                # the part is the run now (--no-resume: a stale one)
     top1 = df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan'))
     return dict(status='trained', seconds=time.time() - t0, top1=top1)
 
@@ -146,16 +161,93 @@ def run_parallel(cfg:Config, # the job's settings; each process reads the data i
             ex.shutdown(wait=False, cancel_futures=True); raise
     return {k: r['status'] for k, r in res.items()}
 
+# %% ../nbs/08c_runner.ipynb #ch3cj001
+def _why(e:BaseException)->str: return str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
+
+def check_job(cfg:Config, data:dict):
+    "CompareError unless the device opens and every kind's model builds with the job's settings."
+    t = TASKS[cfg.task]
+    if cfg.device is not None:                                      # (a CUDA device is checked without opening it)
+        ok = 'cpu' + (f', cuda (cuda:0 to cuda:{torch.cuda.device_count() - 1})' if torch.cuda.is_available() else '')
+        try:
+            d = torch.device(cfg.device)
+            if d.type == 'cuda' and not torch.cuda.is_available(): raise RuntimeError('no CUDA GPU')
+            if d.type == 'cuda' and (d.index or 0) >= torch.cuda.device_count(): raise RuntimeError('no such GPU')
+            if d.type not in ('cpu', 'cuda'): torch.empty(1, device=d)
+        except (RuntimeError, AssertionError, ValueError) as e:
+            raise CompareError(f"--device {cfg.device} is not available here ({_why(e)}): use {ok}") from None
+    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
+    for pe in cfg.pe:
+        try:
+            with torch.device('meta'):
+                t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe))   # (no recipe: the model)
+        except (TypeError, ValueError) as e:
+            raise CompareError(f"{pe}'s model cannot be built with these settings (--pe-options): {_why(e)}") from None
+
+# %% ../nbs/08c_runner.ipynb #gu4rd002
+def epoch_seconds(cfg:Config, data:dict)->float:
+    "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
+    t, pe, x = TASKS[cfg.task], cfg.pe[0], data['train'].x
+    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
+    m = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe)).model.cpu().eval()
+    xb = torch.rand(1, x.shape[1], cfg.size, cfg.size) if x.ndim == 4 else torch.rand(1, cfg.size, 3)  # one input
+    with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
+    a = torch.randn(512, 512); a @ a
+    t0 = time.perf_counter()
+    for _ in range(8): a @ a
+    rate = 8 * 2 * 512**3 / (time.perf_counter() - t0)                                    # FLOP/s of this CPU
+    return 3 * fc.get_total_flops() * len(x) / rate
+
+# %% ../nbs/08c_runner.ipynb #gu4rd003
+def _span(s:float)->str: return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s"
+
+def check_time(cfg:Config, data:dict,
+               hours:float=1., # the longest first epoch on a CPU that runs without asking
+              ):
+    "CompareError (one line: the estimate, what to do) for a CPU job of long epochs, or --paper on the embedded data."
+    cpu = torch.device(cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).type == 'cpu'
+    embedded = cfg.paper and cfg.data is None
+    if not (cpu or embedded): return
+    s = epoch_seconds(cfg, data) if cpu else None
+    if not embedded and s <= 3600 * hours: return
+    n = len(cfg.pe) * len(cfg.seeds)
+    est = '' if s is None else (f"its first epoch would take about {_span(s)} on this CPU ({_span(s * cfg.epochs * n)}"
+                                f" for {n} run{'s' * (n > 1)} of {cfg.epochs} epoch{'s' * (cfg.epochs > 1)})")
+    go = "or pass --go-on to train anyway"
+    if embedded:
+        raise CompareError(f"--paper is the paper's protocol for its datasets, here on the small embedded data without "
+                           f"--data{'; ' + est if est else ''}: give --data FOLDER, drop --paper, {go}")
+    raise CompareError(f"{cfg.arch} at {cfg.size} {TASKS[cfg.task].unit}: {est}: use a GPU "
+                       f"(--device cuda), fewer epochs or a smaller model, {go}")
+
 # %% ../nbs/08c_runner.ipynb #8fdefaba
-def compare(cfg:Config)->pd.DataFrame|None:
-    "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`; returns the table of top-1 accuracy."
+def compare_job(cfg:Config, # the job's settings
+                hours:float|None=None, # refuse a CPU job whose first epoch would take longer (`check_time`); None: no limit
+               )->pd.DataFrame|None:
+    "Train and evaluate every (kind, seed) of one job into `cfg.out`; returns the table of top-1 accuracy."
     cfg = resolve(**asdict(cfg)); check_settings(cfg)
     data = load_data(cfg); check_data(cfg, data)
     if num_distrib() > 1 and cfg.bs % num_distrib():
         raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
     if cfg.jobs > 1 and num_distrib() > 1:
         raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
+    check_job(cfg, data)
+    if hours is not None: check_time(cfg, data, hours)
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)
     else: train_all(cfg, data)
     return None if rank_distrib() else report(cfg, merge_results(cfg.out))
+
+# %% ../nbs/08c_runner.ipynb #8aca06ee
+def compare(cfg:Config, # the job's settings
+            hours:float|None=None, # refuse a CPU job whose first epoch would take longer (`check_time`); None: no limit
+           )->pd.DataFrame|None:
+    "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`, one job per value of a sweep; the top-1 table."
+    cfg = resolve(**asdict(cfg)); check_settings(cfg)
+    if not (k := TASKS[cfg.task].sweep): return compare_job(cfg, hours)
+    res = {}
+    for v in getattr(cfg, k):
+        job = replace(cfg, **{k: [v]}, out=str(Path(cfg.out)/f'{k}{v}'))
+        say(cfg, f"\n{_flag(k)} {v} (results in {job.out}):"); compare_job(job, hours)
+        if rank_distrib() == 0: res[v] = merge_results(job.out)
+    return sweep_report(cfg, pd.concat(res, names=[k, None]).reset_index(k)) if res else None

@@ -12,7 +12,7 @@ from .rope import make_pe
 from .vit import Block
 
 # %% auto #0
-__all__ = ['SceneViT']
+__all__ = ['SCENE_ARCHS', 'SceneViT', 'scene_vit', 'scene_vit_tiny']
 
 # %% ../nbs/06a_scene_vit.ipynb #698d7da8
 class SceneViT(nn.Module):
@@ -38,11 +38,20 @@ class SceneViT(nn.Module):
     def no_weight_decay(self)->set[str]:
         "The embedding's own parameters (timm's convention)."
         return {f'pe.{n}' for n in self.pe.no_weight_decay()}
-    def forward(self, t:Tensor, # token types: (B, N) int64
-                x:Tensor, # coordinates: (B, N, ndim)
+    def forward(self, x:Tensor, # scene tokens: (B, N, ndim + 1), coordinates then type (gridpe.scenes.scene_tokens)
                )->Tensor:
         "Class logits: (B, n_classes)."
-        tok, table = self.pe.encode(self.embed(t), x.float())                       # + APE, or the rotary table once
+        pos, t = x[..., :-1].float(), x[..., -1].long()                              # B, N, ndim and B, N
+        tok, table = self.pe.encode(self.embed(t), pos)                             # + APE, or the rotary table once
         tables = [None]*len(self.blocks) if table is None else table.blocks(len(self.blocks))
         for blk, tb in zip(self.blocks, tables): tok = blk(tok, tb, n_prefix=0)      # B, N, dim
         return self.head(self.norm(tok).mean(1))
+
+# %% ../nbs/06a_scene_vit.ipynb #91c81b1d
+def scene_vit(n_classes:int, ndim:int, pe:str='gridpe', **kwargs)->SceneViT:
+    "SceneViT with 4 blocks."
+    return SceneViT(n_classes, ndim, pe, **{'depth': 4, **kwargs})
+def scene_vit_tiny(n_classes:int, ndim:int, pe:str='gridpe', **kwargs)->SceneViT:
+    "SceneViT with 2 blocks (CPU runs)."
+    return SceneViT(n_classes, ndim, pe, **{'depth': 2, **kwargs})
+SCENE_ARCHS = {'scene_vit': scene_vit, 'scene_vit_tiny': scene_vit_tiny}

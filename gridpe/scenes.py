@@ -12,9 +12,11 @@ import torch
 from torch import Tensor
 from .checks import check_int
 from .simplex import random_rotation
+from .arrays import ArraySet, array_dls, ArrayDataLoaders
 
 # %% auto #0
-__all__ = ['CONDITIONS', 'cube_side', 'mean_nn_distance', 'templates', 'point_scenes', 'oracle_accuracy']
+__all__ = ['CONDITIONS', 'cube_side', 'mean_nn_distance', 'templates', 'point_scenes', 'oracle_accuracy', 'scene_tokens',
+           'scene_data', 'scene_dls']
 
 # %% ../nbs/04d_scenes.ipynb #92620ee7
 @functools.lru_cache(maxsize=None)
@@ -56,7 +58,7 @@ def point_scenes(n:int, # spatial dimensions
                  n_classes:int=8, # templates, K
                  n_parts:int=4, # parts per template, m
                  n_distractors:int=12, # distractor tokens per scene
-                 noise:float=0.1, # standard deviation of the parts' jitter (nearest-neighbour units)
+                 noise:float=0.1, # root-mean-square length of the parts' jitter (nearest-neighbour units)
                  shift:float=8., # half-width of the training range of scene offsets (nearest-neighbour units)
                  condition:str='iid', # 'iid', 'translate' (offsets beyond the trained range) or 'rotate'
                  # distractors take the parts' types (the template must be found by its shape); False: their own type
@@ -71,7 +73,7 @@ def point_scenes(n:int, # spatial dimensions
     T, g = templates(n, n_classes, n_parts, template_seed), torch.Generator().manual_seed(seed)
     K, m, N = *T.shape[:2], n_parts + D
     y = torch.randint(K, (S,), generator=g)
-    parts = T[y] + noise*torch.randn(S, m, n, generator=g, dtype=torch.float64)           # S, m, n
+    parts = T[y] + noise/n**.5*torch.randn(S, m, n, generator=g, dtype=torch.float64)     # S, m, n
     L = cube_side(n, N) if N > 1 else 1.
     rest = L*(torch.rand(S, D, n, generator=g, dtype=torch.float64) - 0.5)               # S, D, n
     x = torch.cat([parts, rest], 1)                                                      # S, N, n
@@ -97,3 +99,39 @@ def oracle_accuracy(scenes:dict, # from `point_scenes`
     Dp, Dt = torch.cdist(parts, parts), torch.cdist(T, T)                             # S, m, m and K, m, m
     pred = ((Dp[:, None] - Dt[None])**2).sum((-1, -2)).argmin(1)
     return float((pred == y).double().mean())
+
+# %% ../nbs/04d_scenes.ipynb #ffff0f1f
+def scene_tokens(scenes:dict, # from `point_scenes`
+                )->Tensor:
+    "Tokens of the scenes: coordinates then type, (S, N, n + 1) float32."
+    return torch.cat([scenes['x'].float(), scenes['t'][..., None].float()], -1)
+
+# %% ../nbs/04d_scenes.ipynb #c9d1f867
+def scene_data(ndim:int, # spatial dimensions, n
+               n_scenes:int=4000, # training scenes (each test set: a quarter, at least 1000)
+               n_tokens:int=16, # tokens per scene: the template's parts and distractors
+               seed:int=0, # seed of the training scenes (test sets: seed + 1, + 2, + 3)
+               **kwargs, # passed to point_scenes (n_classes, n_parts, noise, shift, decoys, template_seed)
+              )->dict:
+    "{'train', 'test', 'translate', 'rotate'}: ArraySets of scene tokens (S, N, n + 1) with their template labels."
+    m, K = kwargs.get('n_parts', 4), kwargs.get('n_classes', 8)
+    n_test, D = max(check_int(n_scenes, 'n_scenes') // 4, 1000), check_int(n_tokens, 'n_tokens', m) - m
+    draw = lambda k, c, s: point_scenes(ndim, k, n_distractors=D, condition=c, seed=s, **kwargs)
+    sets = {'train': draw(n_scenes, 'iid', seed), **{k: draw(n_test, c, seed + 1 + i) for i, (k, c) in
+            enumerate([('test', 'iid'), ('translate', 'translate'), ('rotate', 'rotate')])}}
+    return {k: ArraySet(scene_tokens(s), s['y'], [f'template {i}' for i in range(K)]) for k, s in sets.items()}
+
+# %% ../nbs/04d_scenes.ipynb #bd2d9ecf
+def scene_dls(data:dict, # from scene_data
+              size:int|None=None, # tokens per scene (the data's; another count is refused)
+              eval_sizes:list|None=None, # evaluation token counts: the data's only
+              bs:int=128, # batch size
+              device=None, # where batches go; the GPU when there is one
+             )->ArrayDataLoaders:
+    "DataLoaders of scene tokens: train, test as validation and dls.eval, other conditions in dls.conditions."
+    N = data['train'].x.shape[1]
+    if bad := [s for s in [size or N, *(eval_sizes or [])] if s != N]:
+        raise ValueError(f"scenes hold {N} tokens: token counts {bad} need scenes drawn with n_tokens={bad[0]}")
+    dls = array_dls(data, lambda s, train: None, N, [N], bs, device=device)
+    dls.size, dls.conditions = N, {k: dls.eval[N].new(v, shuffle=False) for k, v in data.items() if k not in ('train', 'test')}
+    return dls

@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/stats.html.md"""
 
 # %% ../nbs/00_stats.ipynb #4a66101a
 from __future__ import annotations
-import itertools, math
+import bisect, itertools, math
 from typing import NamedTuple
 import numpy as np
 import pandas as pd
@@ -14,7 +14,8 @@ import scipy.stats as st
 from scipy.optimize import brentq
 
 # %% auto #0
-__all__ = ['Diff', 'welch', 'tost', 'holm', 'verdict', 'pairwise', 'detectable_difference']
+__all__ = ['Diff', 'welch', 'tost', 'holm', 'verdict', 'pairwise', 'detectable_difference', 'seeds_needed',
+           'seeds_for_equivalence']
 
 # %% ../nbs/00_stats.ipynb #a812f7f5
 class Diff(NamedTuple):
@@ -106,4 +107,35 @@ def detectable_difference(sd:float, # the seed standard deviation σ (points)
     df, se = 2*(n - 1), sd*math.sqrt(2/n)
     tc = st.t.ppf(1 - alpha/2, df)
     pw = lambda d: st.nct.sf(tc, df, d/se) + np.nan_to_num(st.nct.cdf(-tc, df, d/se))   # lower tail: ~0, NaN far out
-    return brentq(lambda d: pw(d) - power, 1e-9*se, 25*se)   # pw rises from ~alpha to ~1 over this range
+    hi = (tc + 5)*se
+    while pw(hi) < power: hi *= 2                        # few seeds at a corrected level: far past t's critical value
+    return brentq(lambda d: pw(d) - power, 1e-9*se, hi)   # pw rises from ~alpha to past `power` over this range
+
+# %% ../nbs/00_stats.ipynb #0fab9812
+def seeds_needed(sd:float, # the seed standard deviation σ (points)
+                 diff:float, # the true difference to detect (points)
+                 alpha:float=0.05, # level of the test (divide by the family size for a corrected table)
+                 power:float=0.8, # chance of detecting it
+                 n_max:int=1000, # the most seeds per arm considered
+                )->int|None:
+    "Fewest seeds per arm with which a two-sided t-test detects a true difference `diff`; None past `n_max` or without spread."
+    if not (sd > 0 and diff): return None
+    ns = range(2, n_max + 1)
+    i = bisect.bisect_left(ns, True, key=lambda n: detectable_difference(sd, n, alpha, power) <= abs(diff))
+    return ns[i] if i < len(ns) else None
+
+# %% ../nbs/00_stats.ipynb #b900a648
+def seeds_for_equivalence(sd:float, # the seed standard deviation σ (points)
+                          margin:float, # equivalence margin δ (points)
+                          diff:float=0., # the true difference (points), less than `margin` in size
+                          alpha:float=0.05, # level of each one-sided test (divide by the family size for a corrected table)
+                          power:float=0.8, # chance of showing equivalence
+                          n_max:int=1000, # the most seeds per arm considered
+                         )->int|None:
+    "Fewest seeds per arm with which TOST shows |difference| < `margin` at `power`; None past `n_max` or if |diff| ≥ margin."
+    def pw(n):
+        df, se = 2*(n - 1), sd*math.sqrt(2/n); tc = st.t.ppf(1 - alpha, df)
+        return 1 - st.nct.cdf(tc, df, (margin + diff)/se) - st.nct.cdf(tc, df, (margin - diff)/se)
+    if not (sd > 0 and abs(diff) < margin): return None
+    ns = range(2, n_max + 1); i = bisect.bisect_left(ns, True, key=lambda n: pw(n) >= power)
+    return ns[i] if i < len(ns) else None

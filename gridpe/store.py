@@ -6,17 +6,31 @@ Docs: https://gridpe.github.io/gridpe/store.html.md"""
 
 # %% ../nbs/08a_store.ipynb #st0re00c
 from __future__ import annotations
-import contextlib, fcntl, json
+import contextlib, fcntl, hashlib, json
 from pathlib import Path
 import pandas as pd
 from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
 from .files import atomic_file
-from .config import Config, CompareError, _flag, to_json
+from .config import Config, TASKS, NOT_IDENTITY, CompareError, _flag, to_json
 
 # %% auto #0
-__all__ = ['COLUMNS', 'RENAMED', 'run_lock', 'read_results', 'part_path', 'read_part', 'settings_diff', 'read_settings',
-           'open_folder', 'merge_results']
+__all__ = ['COLUMNS', 'RENAMED', 'fingerprint', 'run_lock', 'read_results', 'part_path', 'settings_diff', 'StaleError',
+           'read_part', 'write_part', 'read_settings', 'open_folder', 'merge_results']
+
+# %% ../nbs/08a_store.ipynb #f1n6e002
+def _floats(o):
+    "`o` with every number (not bool) as a float, dicts and lists walked: 32 and 32.0 hash alike."
+    if isinstance(o, dict): return {k: _floats(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)): return [_floats(v) for v in o]
+    return float(o) if isinstance(o, (int, float)) and not isinstance(o, bool) else o
+
+def fingerprint(settings:Config|dict, # a job's settings, or a config.json's (read_settings)
+               )->str:
+    "12 hex digits of the SHA-256 of the settings that change a run's numbers (epochs included), as sorted JSON."
+    d = settings.identity() if isinstance(settings, Config) else settings
+    d = {k: v for k, v in d.items() if k not in NOT_IDENTITY and k != 'kinds'}
+    return hashlib.sha256(json.dumps(_floats(d), sort_keys=True).encode()).hexdigest()[:12]
 
 # %% ../nbs/08a_store.ipynb #feebf08c
 @contextlib.contextmanager
@@ -45,9 +59,11 @@ def read_results(path:Path, # results.csv or a part
         raise CompareError(f"{path} is damaged (header {','.join(raw.columns)}, expected {','.join(COLUMNS)}): {fix}")
     num = {k: pd.to_numeric(raw[k], errors='coerce') for k in ('seed', 'size', 'value', 'epoch')}
     epoch_ok = (num['epoch'] % 1 == 0) & (num['epoch'] >= 0) | raw.epoch.isin(['', 'nan'])
-    ok = (raw.pe.isin(PE_KINDS) & raw.metric.isin(['top1', 'top5']) & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
+    # top1, top5, and a task's top1@<condition>, top5@<condition> (e.g. top1@t8: at 8 frames)
+    metric_ok, top5 = raw.metric.str.fullmatch(r'top[15](@[\w.]+)?'), raw.metric.str.startswith('top5')
+    ok = (raw.pe.isin(PE_KINDS) & metric_ok & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
           & raw.checkpoint.isin(['last', 'best']) & epoch_ok
-          & (num['value'].between(0, 1) | (raw.metric.eq('top5') & raw.value.eq('nan'))))
+          & (num['value'].between(0, 1) | (top5 & raw.value.eq('nan'))))
     bad = ~ok | raw.duplicated(['pe', 'seed', 'checkpoint', 'size', 'metric'])
     if bad.any():
         i = bad.idxmax(); why = 'repeats an earlier row' if ok[i] else 'is not a result row'
@@ -60,21 +76,6 @@ def part_path(cfg:Config, pe:str, seed:int)->Path:
     "The file of run (pe, seed) in the results folder: parts/<pe>_seed<seed>.csv (.lock, .log beside it)."
     return Path(cfg.out)/'parts'/f'{pe}_seed{seed}.csv'
 
-# %% ../nbs/08a_store.ipynb #a88bc1a0
-def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
-    "The rows of finished run (pe, seed), or None when it has not finished."
-    p = part_path(cfg, pe, seed)
-    if not p.exists(): return None
-    fix = f"remove it to train {pe} seed {seed} again"
-    df = read_results(p, fix)
-    want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
-            for m in ('top1', 'top5')}
-    have = set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
-    if have != want or len(df) != len(want):
-        raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes "
-                           f"{' '.join(map(str, cfg.eval_sizes))}): {fix}")
-    return df
-
 # %% ../nbs/08a_store.ipynb #b024fb4f
 def settings_diff(old:dict, # settings recorded in a folder
                   new:dict, # settings asked for now
@@ -83,35 +84,105 @@ def settings_diff(old:dict, # settings recorded in a folder
     f = lambda v: '—' if v is None else ' '.join(map(str, v)) if isinstance(v, list) else str(v)
     return ', '.join(f"{_flag(k)} {f(old.get(k))} → {f(v)}" for k, v in new.items() if k not in old or old[k] != v)
 
-# %% ../nbs/08a_store.ipynb #564939fb
+# %% ../nbs/08a_store.ipynb #a88bc1a0
 # settings renamed since: a config.json written before holds the old name (old → Config field)
 RENAMED = {'heads': 'n_heads'}
 
-def read_settings(path:Path)->dict:
-    "The settings of a config.json (a folder's, or a copy of one) under today's names (`RENAMED`), each kind's too."
+def _renamed(d:dict)->dict:
+    "Settings under today's names (`RENAMED`), each kind's too."
     up = lambda o: {RENAMED.get(k, k): v for k, v in o.items()} if isinstance(o, dict) else o
-    d = up(json.loads(Path(path).read_text()))
+    d = up(d)
     if isinstance(d.get('kinds'), dict): d['kinds'] = {k: up(v) for k, v in d['kinds'].items()}
     return d
+
+class StaleError(CompareError):
+    "A file of a results folder made with other settings than the job's."
+
+def _settings_of(p:Path)->dict|None:
+    "The recorded settings beside part `p` (parts/<kind>_seed<seed>.json), None for a part without them."
+    s = p.with_suffix('.json')
+    if not s.exists(): return None
+    try: d = json.loads(s.read_text()); return _renamed(d['settings'])
+    except (ValueError, KeyError, TypeError):
+        raise CompareError(f"{s} is damaged: remove it and {p.name} to train that run again") from None
+
+def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
+    "The rows of finished run (pe, seed), None when it has not finished; StaleError when made with other settings."
+    p = part_path(cfg, pe, seed)
+    if not p.exists(): return None
+    fix = f"remove it to train {pe} seed {seed} again"
+    df = read_results(p, fix)
+    want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
+            for m in ('top1', 'top5')}
+    want |= {(pe, seed, c, cfg.size, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for m in TASKS[cfg.task].metrics(cfg)}
+    have = set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
+    if have != want or len(df) != len(want):
+        raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes "
+                           f"{' '.join(map(str, cfg.eval_sizes))}): {fix}")
+    redo = f"pass --no-resume to train {pe} seed {seed} again, or remove it"
+    if (old := _settings_of(p)) is not None and fingerprint(old) != fingerprint(cfg):
+        raise StaleError(f"{p} was made with other settings ({settings_diff(old, cfg.identity())}): {redo}")
+    if (last := df.epoch[df.checkpoint == 'last']).isna().any() or set(last) != {cfg.epochs - 1}:
+        raise StaleError(f"{p} is a run that ended after epoch {last.iloc[0]} (0-based), not the last of "
+                         f"--epochs {cfg.epochs}: {redo}")
+    return df
+
+# %% ../nbs/08a_store.ipynb #f1n6e014
+def write_part(cfg:Config, pe:str, seed:int, # the job's settings and the run
+               rows:pd.DataFrame, # its rows (COLUMNS)
+              ):
+    "Write run (pe, seed)'s part: the settings beside it first (parts/<kind>_seed<seed>.json), then its rows."
+    p = part_path(cfg, pe, seed); p.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(p.with_suffix('.json')) as f:
+        json.dump(dict(fingerprint=fingerprint(cfg), settings=cfg.identity()), f, indent=1)
+    with atomic_file(p) as f: rows[COLUMNS].to_csv(f, index=False, na_rep='nan')
+
+# %% ../nbs/08a_store.ipynb #564939fb
+def read_settings(path:Path)->dict:
+    "The settings of a config.json (a folder's, or a copy of one) under today's names (`RENAMED`), each kind's too."
+    return _renamed(json.loads(Path(path).read_text()))
+
+def _holds_results(out:Path)->bool:
+    "Whether folder `out` holds any run's work: a part, a checkpoint, a row of results.csv, or a run being trained."
+    if any((out/'parts').glob('*.csv')) or any((out/'checkpoints').glob('*.pth')): return True
+    if (r := out/'results.csv').exists() and len(r.read_text().strip().splitlines()) > 1: return True
+    for lk in (out/'parts').glob('*.lock'):
+        with run_lock(lk) as free:
+            if not free: return True
+    return False
+
+def _check_parts(cfg:Config, out:Path, vouched:bool):
+    "Read every part of `out`: damaged or stale ones raise; with resume off, a stale part of the job's is removed."
+    for p in sorted((out/'parts').glob('*.csv')):
+        pe, _, s = p.stem.rpartition('_seed')
+        if not (pe and s.isdigit()): raise CompareError(f"{p} is not a part (<kind>_seed<seed>.csv): remove it")
+        try:
+            if not vouched and _settings_of(p) is None:
+                raise StaleError(f"{p} has no settings fingerprint (an older gridpe-compare) and {out} no config.json "
+                                 f"to vouch for it: pass --no-resume to train {pe} seed {s} again, or remove it")
+            read_part(cfg, pe, int(s))
+        except StaleError:
+            if cfg.resume or pe not in cfg.pe or int(s) not in cfg.seeds: raise
+            p.unlink(); p.with_suffix('.json').unlink(missing_ok=True)                   # --no-resume: train it again
 
 def open_folder(cfg:Config):
     "Create the results folder, or check that it holds these settings and sound files."
     out, first = Path(cfg.out), rank_distrib() == 0              # under accelerate/torchrun the first process writes
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out/'.lock', wait=True):
-        if (conf := out/'config.json').exists():
+        conf, held = out/'config.json', _holds_results(out)        # a folder without results: its settings give way
+        if held and conf.exists():
             try: old = read_settings(conf)
             except ValueError: raise CompareError(f"{conf} is damaged: remove {out} or use another --out") from None
             if diff := settings_diff(old, cfg.identity()):
                 raise CompareError(f"{out} holds results of other settings ({diff}): use another --out, "
                                    f"or remove {out} to start again")
-        elif (out/'results.csv').exists():
+        elif held and (out/'results.csv').exists():
             raise CompareError(f"{out} holds results.csv but no config.json (an older gridpe-compare?): "
                                f"use another --out, or remove {out}")
         if (out/'results.csv').exists():
             read_results(out/'results.csv', f"remove it (it is rebuilt from {out/'parts'})")
-        for pe in cfg.pe:
-            for s in cfg.seeds: read_part(cfg, pe, s)        # a damaged part of this job: named now, not after hours
+        _check_parts(cfg, out, vouched=held and conf.exists())   # named now, not after hours
         if not first: return
         with atomic_file(conf) as f: f.write(to_json(cfg))
         (out/'parts').mkdir(exist_ok=True)

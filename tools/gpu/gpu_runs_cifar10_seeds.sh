@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# More seeds for the CIFAR-10 ViT-S main table (50 epochs, the settings of MODE=main in gpu_runs_cifar10.sh), to decide
+# GridPE against RoPE-Axial and RoPE-Mixed, which 3 seeds leave undecided (nbs/experiments/reproduction.ipynb, section 1).
+# One GPU, several runs at once under MPS; sized to one call of about 8 minutes. Resumable: every run saves its state
+# after each epoch, so calling this again continues cut runs and skips finished ones, until every (kind, seed) is done
+# (the last line prints how many are). Runs land in $R/cifar10_vit_small_seeds (default R=runs); with OUT set they are
+# also packed into $OUT/runs.tgz (checkpoints left out). Gather them with `python tools/gpu/collect_runs.py <runs folder>`.
+#
+#   SEEDS  seeds to add (default "3 4 5 6 7": 8 seeds per kind with the committed 0 1 2)
+#   KINDS  kinds (default "gridpe rope_axial rope_mixed")
+#   JOBS   runs at once on the GPU (default 4)
+#   LIM    seconds before the job is stopped, checkpoints kept (default 420: with start-up and packing about 8 minutes)
+#
+# What the seeds buy (gridpe.stats.seeds_needed; seed SD 0.5 points at 32 px as measured with 3 seeds, 1.2 at 64 px;
+# two-sided Welch test, 80% power): 8 seeds per arm detect a true gap of 0.75 points at 32 px for one planned test
+# (1.0 with Holm over the 7 sizes) and 1.8 at 64 px; 12 seeds 0.6 / 0.8; the paper's GridPE − RoPE-Axial of +0.44 at
+# its training size needs 22 seeds per arm (35 with Holm over the 7 sizes). Equivalence within ±1 point of two kinds
+# that truly agree needs 6 seeds per arm (9 over the 7 sizes).
+#
+# Time (4x H100 80GB HBM3, MODE=main: 3-4 runs per GPU under MPS took a median 13 s per epoch each, ~14k img/s per GPU):
+# about 175 s of one H100 per 50-epoch run, so one 7-minute call trains about 2.4 runs. The default 15 runs
+# (3 kinds x 5 seeds) need about 6-7 calls; to 22 seeds for GridPE and RoPE-Axial only (SEEDS="3 ... 21",
+# KINDS="gridpe rope_axial": 38 runs) about 16 calls. A 4-GPU host: set JOBS=15 and drop LIM; MPS per GPU as in
+# gpu_runs_cifar10.sh.
+#
+# Needs: gridpe importable from this checkout (or the wheels in .whl/rt for an offline host, installed into
+# ${TMPDIR:-/tmp}/gridpe-site) and CIFAR-10 as an ImageFolder tree in .data/cifar10 (train/, test/) or as
+# .data/c10train.tgz / .data/c10test.tgz.
+set -u
+SEEDS=${SEEDS:-3 4 5 6 7}; KINDS=${KINDS:-gridpe rope_axial rope_mixed}; JOBS=${JOBS:-4}; LIM=${LIM:-420}
+R=${R:-runs}; SITE=${TMPDIR:-/tmp}/gridpe-site
+[ -d .whl/rt ] && python3 -m pip install -q --no-index --no-deps --target $SITE .whl/rt/*.whl 2>/dev/null
+export PYTHONPATH=$SITE:$PWD MPLBACKEND=Agg OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
+mkdir -p .data/cifar10; for t in train test; do [ -f .data/c10$t.tgz ] && [ ! -d .data/cifar10/$t ] && tar xzf .data/c10$t.tgz -C .data/cifar10; done
+[ -d .data/cifar10/test ] && [ -d .data/cifar10/train ] || { echo "CIFAR-10 missing under .data/cifar10"; exit 3; }
+nvidia-smi -L; date -u
+echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
+mkdir -p $R/logs
+timeout -s INT $LIM python3 -m gridpe.compare image --paper --data .data/cifar10 --size 32 --patch-size 4 \
+  --eval-sizes 16 24 32 40 48 56 64 --epochs 50 --pe $KINDS --seeds $SEEDS --jobs $JOBS --device cuda:0 --attention --quiet \
+  --out $R/cifar10_vit_small_seeds > $R/logs/cifar10_vit_small_seeds.log 2>&1
+echo "exit status $? (124: stopped at the time limit, to be resumed)" | tee -a $R/logs/cifar10_vit_small_seeds.log
+sleep 3; echo quit | nvidia-cuda-mps-control 2>/dev/null
+for f in $R/cifar10_vit_small_seeds/history_*; do [ -f "$f" ] && echo "$f $(($(wc -l < $f) - 1)) epochs"; done
+echo "finished runs: $(ls $R/cifar10_vit_small_seeds/parts/*.csv 2>/dev/null | wc -l) of $(($(echo $KINDS | wc -w) * $(echo $SEEDS | wc -w)))"
+[ -n "${OUT:-}" ] && tar czf $OUT/runs.tgz --exclude='*.pth' --exclude='*.tmp' -C $(dirname $R) $(basename $R)
