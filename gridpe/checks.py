@@ -1,4 +1,4 @@
-"""Small validators that turn a bad argument into one clear `ValueError` saying what is allowed.
+"""Validators that turn a bad argument into one clear `ValueError`, and `skip_cuda_cells` for notebooks without a GPU.
 
 Docs: https://gridpe.github.io/gridpe/checks.html.md"""
 
@@ -6,10 +6,10 @@ Docs: https://gridpe.github.io/gridpe/checks.html.md"""
 
 # %% ../nbs/00_checks.ipynb #597be800
 from __future__ import annotations
-import math, numbers
+import math, numbers, re, sys
 
 # %% auto #0
-__all__ = ['check_int', 'check_positive', 'check_choice']
+__all__ = ['check_int', 'check_positive', 'check_choice', 'skip_cuda_cells']
 
 # %% ../nbs/00_checks.ipynb #eab6e754
 def check_int(v, # the value to check
@@ -40,3 +40,25 @@ def check_choice(v, # the value to check
         *rest, last = map(repr, ok)
         raise ValueError(f"{name} must be {', '.join(rest) + ' or ' if rest else ''}{last}, got {v!r}")
     return choices(v)
+
+# %% ../nbs/00_checks.ipynb #a14f6e3d
+_CUDA_FLAG = re.compile(r'\s*#\|\s*cuda\b:?\s*(.*?)\s*$')
+
+def _skip_cuda(lines:list)->list:
+    "IPython input transformer: a cell whose leading `#|` lines include `cuda` becomes one print of what it shows."
+    for l in lines:
+        if m := _CUDA_FLAG.match(l):
+            return [f"print({'Skipped without CUDA: ' + (m[1] or 'this cell needs an NVIDIA GPU')!r})\n"]
+        if l.strip() and not l.lstrip().startswith('#|'): break
+    return lines
+
+def skip_cuda_cells(skip:bool|None=None, # skip `#| cuda` cells; default: when torch finds no CUDA device
+                   ):
+    "In IPython or Jupyter, make each cell marked `#| cuda` print what it shows instead of running (without CUDA)."
+    ip = getattr(sys.modules.get('IPython'), 'get_ipython', lambda: None)()
+    if ip is None: return                                                    # a plain Python process: nothing to do
+    if skip is None:
+        import torch
+        skip = not torch.cuda.is_available()
+    ip.input_transformers_cleanup[:] = [t for t in ip.input_transformers_cleanup if t is not _skip_cuda]
+    if skip: ip.input_transformers_cleanup.append(_skip_cuda)

@@ -1,12 +1,16 @@
 #!/usr/bin/env python
 """Every check CI runs, in order, counted: notebooks and modules in sync, notebooks clean, ruff (pyflakes rules) on
 gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml, README in sync with nbs/index.ipynb
-and its links resolving, `nbdev-test` per notebook, `nbdev-proc-nbs` and each processed notebook valid and
-convertible, and the wheel built, installed into a fresh venv and smoke-tested there (tools/dev/smoke.py: every
-module of the wheel imports, every public name resolves and is used by a notebook test). The last line is
-`N passed, N failed`; the exit code is 1 if anything failed.
+and its links resolving, `nbdev-test` per notebook, every notebook run top to bottom in a fresh Jupyter kernel as a
+user runs it, the docs pages (tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error
+outputs, absolute paths and issue numbers), the wheel built, installed with the timm extra into a fresh venv and
+smoke-tested there (tools/dev/smoke.py: every module of the wheel imports, every public name resolves and is used by a
+notebook test) with README.md's quick start run in it as written (tools/dev/quickstart.py), and the main job rerun
+against its committed table (tools/dev/main_job.py). The last line is `N passed, N failed`; the exit code is 1 if
+anything failed.
 
-Usage: python tools/dev/check.py [--skip-wheel]
+Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff, imports,
+readme, test, jupyter, docs, wheel, main_job)
 """
 import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, time, tomllib
 from pathlib import Path
@@ -46,33 +50,48 @@ def nbdev_test():
     for nb in notebooks(): record(f'nbdev-test {nb.relative_to(ROOT)}', nb.name not in failed, r.stderr[-3000:] if nb.name in failed else '')
     print(f'      nbdev-test took {time.time()-t0:.0f} s\n      ' + r.stdout.strip().replace('\n', '\n      ')[-1500:], flush=True)
 
-# what nbdev's processing adds beyond nbformat: cell attributes and per-cell execution timings (`exec_profile`)
-NBDEV_KEYS = {'cell': {'has_sd', 'directives_', 'idx_'}, 'cell_metadata': {'execution'}, 'nb': {'path_'}}
+# what no docs page may show: an absolute path of a machine (Debian's dataset folder, which the docs name, excepted)
+# or an issue number
+ABS_PATH = re.compile(r'(?<![\w.~])/(?:work|tmp|home|root|Users|opt|mnt|scratch|private|var/folders)/|site-packages|\b[A-Z]:\\\\')
+ISSUE = re.compile(r'(?i)\bissues?\s*#?\d+\b|(?<![\w&#/])#\d+\b|\bgh-\d+\b')
 
-def clean_for_validation(nb):
-    for k in NBDEV_KEYS['nb']: nb.pop(k, None)
-    for c in nb['cells']:
-        for k in NBDEV_KEYS['cell']: c.pop(k, None)
-        for k in NBDEV_KEYS['cell_metadata']: c.get('metadata', {}).pop(k, None)
-        if c['cell_type'] != 'code': c.pop('outputs', None); c.pop('execution_count', None)
-    return nb
+def page_problems(nb):
+    "Error outputs, tracebacks, absolute paths and issue numbers in a processed notebook's sources and outputs."
+    out = []
+    for i, c in enumerate(nb['cells']):
+        texts = [''.join(c['source'])]
+        for o in c.get('outputs', []):
+            if o['output_type'] == 'error': out.append(f"cell {i}: an error output ({o['ename']}: {o['evalue'][:100]})")
+            data = o.get('data', {})
+            texts += [o.get('text', '')] + [data.get(k, '') for k in ('text/plain', 'text/markdown', 'text/html')]
+        for t in (''.join(t) if isinstance(t, list) else t for t in texts):
+            if 'Traceback (most recent call last)' in t: out.append(f'cell {i}: a traceback')
+            for rx, what in ((ABS_PATH, 'an absolute path'), (ISSUE, 'an issue number')):
+                out += [f'cell {i}: {what}: …{t[max(0, m.start()-40):m.end()+40]}…'.replace('\n', ' ') for m in rx.finditer(t)]
+    return out
 
 def proc_docs():
+    """`_proc/` as the docs site gets it (tools/dev/proc_docs.py: `nbdev-proc-nbs` without installing Quarto, quiet):
+    each processed notebook valid as it is (nbformat.validate), convertible, and free of error outputs, tracebacks,
+    absolute paths and issue numbers."""
     import nbformat
     from nbconvert import MarkdownExporter, HTMLExporter
-    r = sh('nbdev-proc-nbs --n-workers 1')
+    r = sh(f'{sys.executable} tools/dev/proc_docs.py --n-workers 1')
     procs = sorted((ROOT/'_proc').rglob('*.ipynb'))
-    record('nbdev-proc-nbs', r.returncode == 0 and len(procs) == len(notebooks()),
-           r.stdout + r.stderr + f'\n{len(procs)} processed of {len(notebooks())}')
+    noise = (r.stdout + r.stderr).strip()
+    record('nbdev-proc-nbs (tools/dev/proc_docs.py) processes every notebook, quietly', r.returncode == 0 and not noise
+           and len(procs) == len(notebooks()), noise + f'\n{len(procs)} processed of {len(notebooks())}')
     for p in procs:
+        name = f'docs page {p.relative_to(ROOT)} valid, converts, shows no error, absolute path or issue number'
         try:
-            nb = nbformat.reads(json.dumps(clean_for_validation(json.loads(p.read_text()))), as_version=4)
+            nb = nbformat.read(p, as_version=4)
             nbformat.validate(nb)
             md, _ = MarkdownExporter().from_notebook_node(nb)
             html, _ = HTMLExporter().from_notebook_node(nb)
             assert md.strip() and '<html' in html
-            record(f'docs source {p.relative_to(ROOT)} valid and converts', True)
-        except Exception as e: record(f'docs source {p.relative_to(ROOT)} valid and converts', False, f'{type(e).__name__}: {e}')
+            problems = page_problems(json.loads(p.read_text()))
+            record(name, not problems, '\n'.join(problems))
+        except Exception as e: record(name, False, f'{type(e).__name__}: {e}')
 
 def wheel():
     with tempfile.TemporaryDirectory() as tmp:
@@ -84,9 +103,18 @@ def wheel():
         venv = f'{tmp}/venv'
         torch_pair = ('torch==2.14.1 torchvision==0.29.1' if Path('/etc/xdg/pip/constraints.txt').exists() else 'torch torchvision')
         r = sh(f'{sys.executable} -m venv {venv} && {venv}/bin/python -m pip install -q {os.environ.get("GRIDPE_TORCH", torch_pair)} '
-               f'&& {venv}/bin/python -m pip install -q {whl[0]}', env=env)
-        record('wheel installs into a fresh venv', r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:])
+               f'&& {venv}/bin/python -m pip install -q "gridpe[timm] @ {whl[0].as_uri()}"', env=env)
+        record('wheel installs into a fresh venv with the timm extra (as the README says)', r.returncode == 0,
+               r.stdout[-2000:] + r.stderr[-3000:])
         smoke(f'{venv}/bin/python', tmp)
+        quickstart(f'{venv}/bin/python', tmp)
+
+def quickstart(python, tmp):
+    "README.md's quick start, every python block in order, run with `python` (the fresh venv's) outside the source tree."
+    r = subprocess.run([python, str(ROOT/'tools'/'dev'/'quickstart.py'), str(ROOT/'README.md')], cwd=tmp, text=True,
+                       capture_output=True, env=dict(os.environ, MPLBACKEND='Agg'), timeout=600)
+    record("README.md's quick start runs as written in the fresh venv, showing the README's outputs", r.returncode == 0,
+           r.stdout[-3000:] + r.stderr[-3000:])
 
 def smoke(python, tmp):
     "Run tools/dev/smoke.py with `python` (the fresh venv's) outside the source tree and count each of its results."
@@ -99,6 +127,26 @@ def smoke(python, tmp):
         record('smoke test of the installed wheel ran', False, r.stdout[-3000:] + r.stderr[-3000:]); return
     for t in json.loads(out.read_text()): record(t['name'], t['ok'], t['detail'])
     print('      ' + (r.stdout.strip().splitlines() or [''])[-1], flush=True)
+
+def run_notebook(nb, out_dir, timeout=1200):
+    """Execute `nb` as a user does: `jupyter nbconvert --execute`, a fresh kernel started in the notebook's folder, every
+    cell in order, nothing skipped by flag (cells marked `#| cuda` skip themselves without a GPU). Returns
+    (ok, seconds, first error)."""
+    t0 = time.time()
+    r = sh(f'{sys.executable} -m jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout={timeout} '
+           f'--output-dir {out_dir} --output {nb.stem}_{abs(hash(str(nb))) % 10**6} {nb}')
+    err = '' if r.returncode == 0 else '\n'.join(l for l in r.stderr.splitlines() if not l.startswith('[NbConvertApp]'))
+    return r.returncode == 0, time.time() - t0, err
+
+def jupyter_all(workers=2):
+    "Every notebook runs top to bottom in a fresh Jupyter kernel (two at a time, the slowest first)."
+    from concurrent.futures import ThreadPoolExecutor
+    t0 = time.time()
+    nbs = sorted(notebooks(), key=lambda p: -p.stat().st_size)
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(workers) as ex:
+        for nb, (ok, s, err) in zip(nbs, ex.map(lambda nb: run_notebook(nb, tmp), nbs)):
+            record(f'{nb.relative_to(ROOT)} runs top to bottom in Jupyter ({s:.0f} s)', ok, err[-3000:])
+    print(f'      the notebooks ran in Jupyter in {time.time()-t0:.0f} s', flush=True)
 
 def ruff():
     r = sh(f'{sys.executable} -m ruff check --output-format concise gridpe tools')
@@ -140,16 +188,25 @@ def readme():
     r = sh(f'{sys.executable} tools/dev/readme.py --links')
     record('every relative link and image of README.md exists in the repository', r.returncode == 0, r.stdout + r.stderr)
 
+def main_job():
+    "The main job rerun (image and points) against the committed table: equal here, within the tolerance elsewhere."
+    t0 = time.time()
+    r = sh(f'{sys.executable} tools/dev/main_job.py image points')
+    record("the main job reproduces the committed table (tools/dev/main_job.py)", r.returncode == 0, r.stderr[-3000:])
+    print('      ' + r.stdout.strip().replace('\n', '\n      ') + f'\n      the main job took {time.time()-t0:.0f} s', flush=True)
+
+CHECKS = dict(  # name: check, in the order CI runs them
+    export=lambda: unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)'),
+    clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
+    ruff=ruff, imports=imports_declared, readme=readme, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, wheel=wheel,
+    main_job=main_job)
+
 if __name__ == '__main__':
     os.environ.setdefault('MPLBACKEND', 'Agg')
-    unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)')
-    unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)')
-    ruff()
-    imports_declared()
-    readme()
-    nbdev_test()
-    proc_docs()
-    if '--skip-wheel' not in sys.argv: wheel()
+    only = next((a.split('=', 1)[1].split(',') for a in sys.argv[1:] if a.startswith('--only=')), list(CHECKS))
+    if '--skip-wheel' in sys.argv: only = [c for c in only if c != 'wheel']
+    if unknown := set(only) - set(CHECKS): sys.exit(f"unknown check {', '.join(sorted(unknown))}; the checks: {', '.join(CHECKS)}")
+    for name in only: CHECKS[name]()
     n_ok = sum(results)
     print(f'{n_ok} passed, {len(results) - n_ok} failed')
     sys.exit(0 if n_ok == len(results) else 1)

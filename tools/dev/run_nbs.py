@@ -14,8 +14,8 @@ import argparse, os, re
 from pathlib import Path
 
 def flags(src):
-    "The directive words of a cell's `#| ...` lines."
-    return {w for l in src.splitlines() if l.startswith('#|') for w in re.split(r'[\s:]+', l[2:].strip()) if w}
+    "The directive names of a cell's `#| ...` lines (`#| cuda: what it shows` is `cuda`)."
+    return {m[1] for l in src.splitlines() if (m := re.match(r'#\|\s*([^\s:]+)', l))}
 
 def run(path, skip, out=None, timeout=1800):
     "Execute `path` in a Jupyter kernel (nbclient), leaving cells flagged in `skip` as they are; write it to `out` or in place."
