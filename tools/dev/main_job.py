@@ -21,7 +21,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT/'nbs'/'experiments'/'results'
 ENV_FILE = RESULTS/'cpu_default_env.json'
-TOLERANCE = 5.0   # points of top-1 accuracy, per size and kind, outside the committed run's environment (DEVELOPERS.md)
+TOLERANCE = 10.0  # points of top-1 accuracy, per size and kind, outside the committed run's environment (DEVELOPERS.md)
 
 KINDS = ('gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none')
 ISA_VARS = ('ATEN_CPU_CAPABILITY', 'ONEDNN_MAX_CPU_ISA', 'DNNL_MAX_CPU_ISA', 'MKL_ENABLE_INSTRUCTIONS', 'MKL_CBWR')
