@@ -116,6 +116,7 @@ def sweep_report(cfg:Config, # the sweep's settings (its list of values)
     ms = ['top1', *[m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]]
     res = res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds) & (res['size'] == cfg.size) & (res.checkpoint == 'last')]
     by = res.reset_index(drop=True).assign(size=lambda d: d[k])                    # the swept value as the x axis
+    ms = [m for m in ms if (by.metric == m).any()]                                 # conditions with results
     tables = {m: summary(by, m).rename_axis(index=k) for m in ms}
     fig, axs = plt.subplots(1, len(ms), figsize=(4.5*len(ms), 3.5), squeeze=False)
     for ax, m in zip(axs[0], ms):
