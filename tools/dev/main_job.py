@@ -87,8 +87,9 @@ def main(tasks=('image', 'points'), results=None, record=False):
 
 if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('tasks', nargs='*', default=['image', 'points'], choices=['image', 'points'])
+    p.add_argument('tasks', nargs='*', help='the tasks to check: image, points (default: both)')
     p.add_argument('--results', nargs='+', help='existing results folders, one per task, compared instead of rerunning')
     p.add_argument('--record', action='store_true', help="record this environment as the committed results' one")
     a = p.parse_args()
-    sys.exit(0 if main(a.tasks, a.results, a.record) else 1)
+    if bad := set(a.tasks) - {'image', 'points'}: p.error(f"unknown task {', '.join(sorted(bad))}: image or points")
+    sys.exit(0 if main(a.tasks or ('image', 'points'), a.results, a.record) else 1)
