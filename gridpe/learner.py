@@ -122,6 +122,16 @@ def _mix_cbs(mixup:float, cutmix:float)->list:
     return [MixUp(mixup)] if mixup else [CutMix(cutmix)] if cutmix else []
 
 # %% ../nbs/07b_learner.ipynb #bd5e831b
+def _adamw_learner(dls, model, lr:float, wd:float, label_smoothing:float, amp:bool|None, cbs, path,
+                   warmup_epochs:int|None=None, min_lr:float=0.)->NoDecayLearner:
+    "The ViT recipe's Learner for `model` (AdamW, label smoothing, top-1/5): one-cycle, or warm-up then cosine."
+    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
+                           opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
+                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)], path=path)
+    if warmup_epochs is None: learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr)
+    else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
+    return _precision(learn, amp)
+
 def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
                 pe:str='gridpe', # positional embedding kind
                 arch=vit_small, # a ViT constructor (vit_small, vit_tiny, vit_nano) or its name
@@ -140,14 +150,8 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
-    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
-                           opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
-                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *_mix_cbs(mixup, cutmix), *L(cbs)],
-                           path=path)
-    lr = lr or 5e-4 * dls.bs / 512
-    if warmup_epochs is None: learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr)
-    else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
-    return _precision(learn, amp)
+    return _adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp,
+                          [*_mix_cbs(mixup, cutmix), *L(cbs)], path, warmup_epochs, min_lr)
 
 # %% ../nbs/07b_learner.ipynb #1afe2d05
 def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
@@ -187,6 +191,17 @@ def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`
                                 **kwargs)
 
 # %% ../nbs/07b_learner.ipynb #c09b7449
+def _validate(learn:Learner, dls:dict, key:str)->pd.DataFrame:
+    "Top-1, top-5 (NaN without a top-5 metric) and loss of each of `dls` ({value: DataLoader}): columns key, top1, …."
+    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
+    names, rows = ['loss'] + [m.name for m in learn.metrics], []
+    with learn.removed_cbs(fit_cbs), learn.no_bar():
+        for v, dl in dls.items():
+            r = dict(zip(names, map(float, learn.validate(dl=dl))))
+            rows.append({key: v, 'top1': r.get('accuracy', float('nan')), 'top5': r.get('top_k_accuracy', float('nan')),
+                         'loss': r['loss']})
+    return pd.DataFrame(rows, columns=[key, 'top1', 'top5', 'loss'])
+
 def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
                    sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
                   )->pd.DataFrame:
@@ -196,20 +211,11 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
     sizes = list(learn.dls.eval) if sizes is None else sizes
     if missing := [s for s in sizes if s not in learn.dls.eval]:
         raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
-    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
-    names, rows, extra = ['loss'] + [m.name for m in learn.metrics], [], {}
-    with learn.removed_cbs(fit_cbs), learn.no_bar():
-        for s in sizes:
-            r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval[s]))))
-            rows.append(dict(size=s, top1=r.get('accuracy', float('nan')), top5=r.get('top_k_accuracy', float('nan')),
-                             loss=r['loss']))
-        for c, dl in conds.items():                                  # e.g. clip lengths (video)
-            r = dict(zip(names, map(float, learn.validate(dl=dl))))
-            extra |= {f'top1@{c}': r.get('accuracy', float('nan')), f'top5@{c}': r.get('top_k_accuracy', float('nan'))}
-    df = pd.DataFrame(rows, columns=['size', 'top1', 'top5', 'loss'])
-    if not extra: return df
+    df = _validate(learn, {s: learn.dls.eval[s] for s in sizes}, 'size')
+    if not conds: return df
     df = df.set_index('size')
-    for k, v in extra.items(): df.loc[learn.dls.size, k] = v
+    for c, r in _validate(learn, conds, 'condition').set_index('condition').iterrows():   # e.g. clip lengths (video)
+        df.loc[learn.dls.size, f'top1@{c}'], df.loc[learn.dls.size, f'top5@{c}'] = r.top1, r.top5
     return df.reset_index().astype({'size': int})
 
 # %% ../nbs/07b_learner.ipynb #c6086b45
@@ -227,11 +233,7 @@ def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
     "A fastai Learner for a SceneViT with positional embedding `pe` (n from the tokens), AdamW and one-cycle."
     arch = SCENE_ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, ndim=dls.train.dataset.x.shape[-1] - 1, pe=pe, **model_kwargs)
-    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
-                           opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
-                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)], path=path)
-    learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1)
-    return _precision(learn, amp)
+    return _adamw_learner(dls, model, lr, wd, label_smoothing, amp, cbs, path)
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
 def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders

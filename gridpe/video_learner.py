@@ -6,17 +6,10 @@ Docs: https://gridpe.github.io/gridpe/video_learner.html.md"""
 
 # %% ../nbs/07c_video_learner.ipynb #ba780b9a
 from __future__ import annotations
-from functools import partial
 import pandas as pd
 from .video_vit import VIDEO_ARCHS, video_vit_nano
-from .optim import ForeachAdam, head_splitter
-from .callbacks import StopOnNonFinite
-from .learner import NoDecayLearner, Recipe, class_metrics, _precision
-from fastcore.foundation import L
+from .learner import NoDecayLearner, _adamw_learner, _validate
 from fastai.learner import Learner
-from fastai.callback.tracker import TrackerCallback
-from fastai.callback.progress import CSVLogger
-from fastai.losses import LabelSmoothingCrossEntropyFlat
 
 # %% auto #0
 __all__ = ['video_learner', 'evaluate_frames']
@@ -38,13 +31,8 @@ def video_learner(dls, # video DataLoaders (gridpe.video.video_dls)
     "A fastai Learner for a video ViT with positional embedding `pe`, with the image ViT's (DeiT) recipe."
     arch = VIDEO_ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, frames=dls.frames, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
-    learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
-                           opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
-                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)], path=path)
-    lr = lr or 5e-4 * dls.bs / 512
-    if warmup_epochs is None: learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr)
-    else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
-    return _precision(learn, amp)
+    return _adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp, cbs, path, warmup_epochs,
+                          min_lr)
 
 # %% ../nbs/07c_video_learner.ipynb #be22b03b
 def evaluate_frames(learn:Learner, # a trained video Learner whose dls carry `eval_frames` DataLoaders
@@ -54,11 +42,4 @@ def evaluate_frames(learn:Learner, # a trained video Learner whose dls carry `ev
     frames = list(learn.dls.eval_frames) if frames is None else frames
     if missing := [t for t in frames if t not in learn.dls.eval_frames]:
         raise ValueError(f"no evaluation DataLoader for clip lengths {missing}: have {list(learn.dls.eval_frames)}")
-    fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
-    names, rows = ['loss'] + [m.name for m in learn.metrics], []
-    with learn.removed_cbs(fit_cbs), learn.no_bar():
-        for t in frames:
-            r = dict(zip(names, map(float, learn.validate(dl=learn.dls.eval_frames[t]))))
-            rows.append(dict(frames=t, top1=r.get('accuracy', float('nan')),
-                             top5=r.get('top_k_accuracy', float('nan')), loss=r['loss']))
-    return pd.DataFrame(rows, columns=['frames', 'top1', 'top5', 'loss'])
+    return _validate(learn, {t: learn.dls.eval_frames[t] for t in frames}, 'frames')

@@ -6,13 +6,12 @@ Docs: https://gridpe.github.io/gridpe/video_vit.html.md"""
 
 # %% ../nbs/06b_video_vit.ipynb #dfcffde3
 from __future__ import annotations
-import inspect
+from functools import partial
 import torch
 from torch import nn, Tensor
-from fastcore.meta import delegates
 from .checks import check_int, check_positive
 from .rope import PEKind, make_pe, grid_positions
-from .vit import Block, ViT
+from .vit import Block, ViT, _config_args
 
 # %% auto #0
 __all__ = ['VIDEO_ARCHS', 'TubeletEmbed', 'VideoViT', 'video_vit_small', 'video_vit_tiny', 'video_vit_nano']
@@ -99,14 +98,7 @@ class VideoViT(nn.Module):
         return self.head(self.forward_features(x)[:, 0])
 
 # %% ../nbs/06b_video_vit.ipynb #3aa1545d
-def _video_args(**model_args):
-    "A config's signature: VideoViT's parameters with `model_args` as their defaults."
-    def _f(f):
-        sig = inspect.signature(delegates(VideoViT)(f))
-        ps = [p.replace(default=model_args.get(p.name, p.default)) for p in sig.parameters.values()]
-        f.__signature__, f.model_args = sig.replace(parameters=ps), model_args
-        return f
-    return _f
+_video_args = partial(_config_args, VideoViT)              # a config's signature: VideoViT's, with its defaults
 
 @_video_args(dim=384, depth=12, n_heads=8)
 def video_vit_small(n_classes:int=400, pe:str='gridpe', **kwargs)->VideoViT:

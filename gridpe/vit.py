@@ -7,6 +7,7 @@ Docs: https://gridpe.github.io/gridpe/vit.html.md"""
 # %% ../nbs/05_vit.ipynb #27d608e1
 from __future__ import annotations
 import inspect
+from functools import partial
 import torch
 from torch import nn, Tensor
 from fastcore.meta import delegates
@@ -146,14 +147,15 @@ class ViT(nn.Module):
     def forward(self, x:Tensor)->Tensor: return self.head(self.forward_features(x)[:, 0])
 
 # %% ../nbs/05_vit.ipynb #a58f68ab
-def _vit_args(**model_args):
-    "A config's signature: ViT's parameters (fastcore's `delegates`) with `model_args` as their defaults."
+def _config_args(cls, **model_args):
+    "A config's signature: `cls`'s parameters (fastcore's `delegates`) with `model_args` as their defaults."
     def _f(f):
-        sig = inspect.signature(delegates(ViT)(f))
+        sig = inspect.signature(delegates(cls)(f))
         ps = [p.replace(default=model_args.get(p.name, p.default)) for p in sig.parameters.values()]
         f.__signature__, f.model_args = sig.replace(parameters=ps), model_args
         return f
     return _f
+_vit_args = partial(_config_args, ViT)
 
 @_vit_args(dim=384, depth=12, n_heads=6)
 def vit_small(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
