@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/runner.html.md"""
 
 # %% ../nbs/08c_runner.ipynb #run0000c
 from __future__ import annotations
-import contextlib, multiprocessing, os, signal, sys, time
+import contextlib, multiprocessing, os, platform, signal, subprocess, sys, time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -23,12 +23,41 @@ from .store import run_lock, part_path, read_part, write_part, open_folder, merg
 from .report import say, report, sweep_report
 from functools import partial
 from fastcore.basics import noop
+import gridpe
 from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
 
 # %% auto #0
-__all__ = ['run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'check_job', 'epoch_seconds', 'check_time',
-           'compare_job', 'compare']
+__all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'check_job', 'epoch_seconds',
+           'check_time', 'compare_job', 'compare']
+
+# %% ../nbs/08c_runner.ipynb #e3df0d68
+def _commit()->str|None:
+    "The git commit of the gridpe checkout imported (`+dirty` with local changes), else $GRIDPE_COMMIT, else None."
+    root, git = Path(gridpe.__file__).parent.parent, ['git', '-C', str(Path(gridpe.__file__).parent.parent)]
+    if not ((root/'nbs').is_dir() and (root/'pyproject.toml').exists()): return os.environ.get('GRIDPE_COMMIT')
+    try:
+        head = subprocess.run(git + ['rev-parse', 'HEAD'], capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(git + ['status', '--porcelain', '--untracked-files=no'], capture_output=True, text=True,
+                               timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError): return os.environ.get('GRIDPE_COMMIT')
+    return head.stdout.strip() + '+dirty' * bool(dirty) if head.returncode == 0 else os.environ.get('GRIDPE_COMMIT')
+
+# %% ../nbs/08c_runner.ipynb #1f639b5b
+def _name(f)->str:
+    "A callable as module.name(keyword=value, ...): the optimiser a Learner was given."
+    kw = ', '.join(f'{k}={v}' for k, v in getattr(f, 'keywords', {}).items())
+    f = getattr(f, 'func', f)
+    return f"{f.__module__}.{getattr(f, '__qualname__', type(f).__name__)}({kw})"
+
+def provenance(learn, # the trained Learner (its optimiser and device)
+               data:str|None=None, # the data path as given (None: the task's embedded data)
+              )->dict:
+    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, the data."
+    dev = torch.device(learn.dls.device or 'cpu')
+    card = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else platform.processor() or platform.machine()
+    return dict(gridpe=gridpe.__version__, commit=_commit(), torch=torch.__version__, cuda=torch.version.cuda,
+                device=str(dev), card=card, optimizer=_name(learn.opt_func), data=data, python=platform.python_version())
 
 # %% ../nbs/08c_runner.ipynb #a28a767f
 def _epoch_line(learn, log:list):
@@ -60,7 +89,10 @@ def run_one(cfg:Config, # the job's settings
     if cfg.attention and df is not None and cfg.task == 'image':
         (a := Path(cfg.out)/'attention').mkdir(parents=True, exist_ok=True)
         with atomic_file(a/f'{pe}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
-    return df if df is None or 'checkpoint' in df else df.assign(checkpoint='last', epoch=cfg.epochs - 1)
+    if df is None: return None
+    df = df if 'checkpoint' in df else df.assign(checkpoint='last', epoch=cfg.epochs - 1)
+    df.attrs['provenance'] = provenance(learn, cfg.data)
+    return df
 
 # %% ../nbs/08c_runner.ipynb #42b5f423
 def train_part(cfg:Config, # the job's settings
@@ -84,7 +116,7 @@ def train_part(cfg:Config, # the job's settings
         metrics = ['top1', 'top5', *[c for c in df.columns if '@' in c]]              # top1@<condition>: the task's
         rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=metrics, var_name='metric')
         rows = rows[~rows.metric.str.contains('@') | rows['size'].eq(cfg.size)]     # conditions: at the training size
-        write_part(cfg, pe, seed, rows.assign(pe=pe, seed=seed))
+        write_part(cfg, pe, seed, rows.assign(pe=pe, seed=seed), provenance=df.attrs.get('provenance'))
         ck.unlink(missing_ok=True)                                # the part is the run now (--no-resume: a stale one)
     top1 = df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan'))
     return dict(status='trained', seconds=time.time() - t0, top1=top1)

@@ -130,11 +130,12 @@ def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
 # %% ../nbs/08a_store.ipynb #f1n6e014
 def write_part(cfg:Config, pe:str, seed:int, # the job's settings and the run
                rows:pd.DataFrame, # its rows (COLUMNS)
+               provenance:dict|None=None, # where the numbers came from (`runner.provenance`: commit, torch, card, ...)
               ):
     "Write run (pe, seed)'s part: the settings beside it first (parts/<kind>_seed<seed>.json), then its rows."
     p = part_path(cfg, pe, seed); p.parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(p.with_suffix('.json')) as f:
-        json.dump(dict(fingerprint=fingerprint(cfg), settings=cfg.identity()), f, indent=1)
+        json.dump(dict(fingerprint=fingerprint(cfg), settings=cfg.identity(), provenance=provenance), f, indent=1)
     with atomic_file(p) as f: rows[COLUMNS].to_csv(f, index=False, na_rep='nan')
 
 # %% ../nbs/08a_store.ipynb #564939fb

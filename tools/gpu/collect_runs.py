@@ -53,7 +53,11 @@ def config(folder:Path)->dict:
     "The folder's settings, with the kinds and seeds of its finished runs (config.json holds the last process's own lists)."
     c, done = read_settings(folder/'config.json'), finished(folder)   # under today's setting names
     c['pe'] = [k for k in dict.fromkeys(pe for pe, _ in done)]; c['seeds'] = sorted({int(s) for _, s in done})
-    return {k: v for k, v in c.items() if k not in PER_PROCESS}
+    c = {k: v for k, v in c.items() if k not in PER_PROCESS}
+    prov = {f'{pe}_seed{s}': json.loads(j.read_text()).get('provenance') for pe, s in done
+            if (j := folder/'parts'/f'{pe}_seed{s}.json').exists()}
+    if any(prov.values()): c['provenance'] = prov          # per run: commit, torch, CUDA, card, optimiser, data as given
+    return c
 
 def main(runs:Path, dest:Path):
     dest.mkdir(parents=True, exist_ok=True)

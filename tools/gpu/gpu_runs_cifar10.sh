@@ -10,6 +10,9 @@
 #   MODE=main   50 epochs (5 warm-up): the five kinds, 3 seeds (the main table; ran as LIM=520, then LIM=310)
 #   MODE=heads  10 epochs: GridPE with 1, 2, 8 and 16 heads at width 384 (64, 32, 8 and 4 scales per head; 4 heads =
 #               16 scales is the short set's gridpe), the paper's scales x heads ablation (under 3 min)
+#   MODE=heads_kinds  10 epochs, seeds 0 1 2: is the heads effect GridPE's alone? APE, RoPE-Axial and RoPE-Mixed at
+#               8 and 16 heads, GridPE with fixed rotations at 16 heads, and seed 2 of the 4-head reference and of
+#               GridPE at 8 and 16 heads (27 runs; on one GPU at most JOBS=4 at once under MPS)
 #
 # Needs: gridpe importable from this checkout (its dependencies installed, or their wheels in .whl/rt for an offline
 # host: installed into ${TMPDIR:-/tmp}/gridpe-site) and CIFAR-10 as an ImageFolder tree in .data/cifar10 (train/, test/),
@@ -34,9 +37,11 @@ mkdir -p $R/logs
 if [ $MODE = main ]; then EP="--epochs 50"; else EP="--epochs 10 --warmup-epochs 1"; fi
 SEEDS=${SEEDS:-0 1}; [ $MODE = main ] && SEEDS=${MAIN_SEEDS:-0 1 2}
 B="--paper --data .data/cifar10 --size 32 --patch-size 4 --eval-sizes 16 24 32 40 48 56 64 $EP --seeds $SEEDS --jobs $(echo $SEEDS | wc -w) --attention --quiet"
-i=0
+i=0; G=$(nvidia-smi -L | wc -l); END=$(($(date +%s) + LIM)); JOBS=${JOBS:-$((4 * G))}
 go() { local name=$1 kind=$2; shift 2          # one job per (folder, kind) on one GPU (GPUs in turn), its seeds at once
-       ( timeout -s INT $LIM python3 -m gridpe.compare image $B --pe $kind --device cuda:$((i % 4)) --out $R/$name "$@" > $R/logs/${name}_$kind.log 2>&1
+       while [ $(jobs -rp | wc -l) -ge $JOBS ]; do sleep 2; done          # at most JOBS at once; all stop at LIM
+       local left=$((END - $(date +%s))); [ $left -gt 30 ] || return 0
+       ( timeout -s INT $left python3 -m gridpe.compare image $B --pe $kind --device cuda:$((i % G)) --out $R/$name "$@" >> $R/logs/${name}_$kind.log 2>&1
          echo "exit status $? (124: stopped at the time limit, to be resumed)" >> $R/logs/${name}_$kind.log ) &
        i=$((i + 1)); }
 if [ $MODE = main ]; then                        # one job: its 15 worker processes go round-robin to the GPUs (4, 4, 4, 3)
@@ -44,6 +49,13 @@ if [ $MODE = main ]; then                        # one job: its 15 worker proces
     echo "exit status $? (124: stopped at the time limit, to be resumed)" >> $R/logs/cifar10_vit_small.log ) &
 elif [ $MODE = heads ]; then
   for h in 1 2 8 16; do go ablation_scales_heads_$h gridpe --n-heads $h; done
+elif [ $MODE = heads_kinds ]; then               # one process per run, the longest queue first
+  for s in 0 1 2; do for h in 8 16; do for k in ape rope_axial rope_mixed; do
+    go ablation_heads_kinds_$h $k --n-heads $h --seeds $s --jobs 1; done; done
+    go ablation_heads_fixed_16 gridpe --n-heads 16 --seeds $s --jobs 1 \
+       --pe-options 'gridpe={"pe_per_block": true, "pe_kwargs": {"base": 10000, "rotate": "fixed"}}'; done
+  for h in 8 16; do go ablation_scales_heads_$h gridpe --n-heads $h --seeds 2 --jobs 1; done
+  for k in ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep $k --seeds 2 --jobs 1; done
 else
   G() { echo "gridpe={\"pe_per_block\": $1, \"pe_kwargs\": {$2\"rotate\": \"$3\"}}"; }
   for k in none ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep $k; done

@@ -39,6 +39,10 @@ if [ $MODE = pos_scale50 ]; then                                                
   ( on 1 ablation_pct_pos_scale_50ep_10 --epochs 50 --pe gridpe --pos-scale 10 --seeds 0 1 2 --jobs 3 ) &
   ( on 2,3 ablation_pct_pos_scale_50ep_32 --epochs 50 --pe gridpe rope_axial --pos-scale 32 --seeds 0 1 2 --jobs 6 ) &
 fi
+if [ $MODE = size256 ]; then                      # the paper's ratio: trained at 256 points, evaluated up to 4x that
+  run modelnet10_pct_256 --epochs 50 --size 256 --eval-sizes 128 192 256 384 512 640 768 1024 --seeds $SEEDS \
+      --jobs ${JOBS:-$((5 * $(echo $SEEDS | wc -w)))} &
+fi
 if [ $MODE = pos_scale ] || [ $MODE = all ]; then
   for s in 1 10 32; do run ablation_pct_pos_scale_$s --epochs 10 --pe gridpe rope_axial --pos-scale $s --seeds 0 1 --jobs 4 & done
 fi
