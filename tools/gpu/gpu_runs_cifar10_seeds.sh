@@ -10,6 +10,7 @@
 #   KINDS  kinds (default "gridpe rope_axial rope_mixed")
 #   JOBS   runs at once on the GPU (default 4)
 #   LIM    seconds before the job is stopped, checkpoints kept (default 420: with start-up and packing about 8 minutes)
+#   DEVICE one device for every run (default: the workers go round-robin over the GPUs)
 #
 # What the seeds buy (gridpe.stats.seeds_needed; seed SD 0.5 points at 32 px as measured with 3 seeds, 1.2 at 64 px;
 # two-sided Welch test, 80% power): 8 seeds per arm detect a true gap of 0.75 points at 32 px for one planned test
@@ -37,7 +38,7 @@ nvidia-smi -L; date -u
 echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 mkdir -p $R/logs
 timeout -s INT $LIM python3 -m gridpe.compare image --paper --data .data/cifar10 --size 32 --patch-size 4 \
-  --eval-sizes 16 24 32 40 48 56 64 --epochs 50 --pe $KINDS --seeds $SEEDS --jobs $JOBS --device cuda:0 --attention --quiet \
+  --eval-sizes 16 24 32 40 48 56 64 --epochs 50 --pe $KINDS --seeds $SEEDS --jobs $JOBS ${DEVICE:+--device $DEVICE} --attention --quiet \
   --out $R/cifar10_vit_small_seeds > $R/logs/cifar10_vit_small_seeds.log 2>&1
 echo "exit status $? (124: stopped at the time limit, to be resumed)" | tee -a $R/logs/cifar10_vit_small_seeds.log
 sleep 3; echo quit | nvidia-cuda-mps-control 2>/dev/null
