@@ -33,15 +33,16 @@ __all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'r
 
 # %% ../nbs/08c_runner.ipynb #e3df0d68
 def _commit()->str|None:
-    "The git commit of the gridpe checkout imported (`+dirty` with local changes), else $GRIDPE_COMMIT, else None."
+    "$GRIDPE_COMMIT when set, else the commit of the gridpe checkout imported (`+dirty`: local changes), else None."
+    if c := os.environ.get('GRIDPE_COMMIT'): return c            # named by whoever copied the code (a GPU host's copy)
     root, git = Path(gridpe.__file__).parent.parent, ['git', '-C', str(Path(gridpe.__file__).parent.parent)]
-    if not ((root/'nbs').is_dir() and (root/'pyproject.toml').exists()): return os.environ.get('GRIDPE_COMMIT')
+    if not ((root/'nbs').is_dir() and (root/'pyproject.toml').exists()): return None
     try:
         head = subprocess.run(git + ['rev-parse', 'HEAD'], capture_output=True, text=True, timeout=10)
         dirty = subprocess.run(git + ['status', '--porcelain', '--untracked-files=no'], capture_output=True, text=True,
                                timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError): return os.environ.get('GRIDPE_COMMIT')
-    return head.stdout.strip() + '+dirty' * bool(dirty) if head.returncode == 0 else os.environ.get('GRIDPE_COMMIT')
+    except (OSError, subprocess.SubprocessError): return None
+    return head.stdout.strip() + '+dirty' * bool(dirty) if head.returncode == 0 else None
 
 # %% ../nbs/08c_runner.ipynb #1f639b5b
 def _name(f)->str:

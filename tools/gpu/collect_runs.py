@@ -14,7 +14,8 @@ from pathlib import Path
 import pandas as pd
 from gridpe.store import read_settings
 
-MAINS = ('cifar10_vit_small_10ep', 'cifar10_vit_small', 'modelnet10_pct')   # the main folders, gathered when present
+MAINS = ('cifar10_vit_small_10ep', 'cifar10_vit_small', 'cifar10_vit_small_seeds', 'modelnet10_pct',
+         'modelnet10_pct_256')   # the main folders, gathered when present
 MAIN = 'cifar10_vit_small_10ep'   # the reference arm of the CIFAR-10 ablations (the same 10-epoch schedule)
 ABLATIONS = {   # name: [(arm, folder, kinds or None for all)]
     'positions': [('index', MAIN, ['rope_axial', 'rope_mixed', 'gridpe']), ('scaled', 'ablation_positions_scaled', None)],
@@ -24,6 +25,11 @@ ABLATIONS = {   # name: [(arm, folder, kinds or None for all)]
                   ('base 100', 'ablation_ratio_base100', None)],
     'per_block': [('per block (official)', MAIN, ['gridpe', 'rope_mixed']), ('shared', 'ablation_per_block_shared', None)],
     'scales_heads': [('4 heads, 16 scales (official)', MAIN, ['gridpe'])] + [(f'{h} head{"s" * (h > 1)}, {64 // h} scales', f'ablation_scales_heads_{h}', None) for h in (1, 2, 8, 16)],
+    # is the heads effect GridPE's? every kind at 4 (seed 2 of the 10-epoch reference), 8 and 16 heads; GridPE's seeds
+    # 0 1 at 8 and 16 heads are ablation_scales_heads', the other kinds' seeds 0 1 at 4 heads cifar10_vit_small_10ep's
+    'heads': [('4 heads', 'cifar10_vit_small_10ep_seed2', None), ('8 heads', 'ablation_heads_kinds_8', None),
+              ('8 heads', 'ablation_scales_heads_8_seed2', None), ('16 heads', 'ablation_heads_kinds_16', None),
+              ('16 heads', 'ablation_scales_heads_16_seed2', None), ('16 heads, fixed', 'ablation_heads_fixed_16', None)],
     'pct_pos_scale': [(f'xyz × {s}', f'ablation_pct_pos_scale_{s}', None) for s in (1, 10, 32)],
     'pct_pos_scale_50ep': [('xyz × 1', 'modelnet10_pct', ['gridpe']), ('xyz × 1', 'ablation_pct_pos_scale_50ep_1', None),     # the official
                            ('xyz × 10', 'modelnet10_pct', ['rope_axial']), ('xyz × 10', 'ablation_pct_pos_scale_50ep_10', None),  # scales are

@@ -54,8 +54,8 @@ elif [ $MODE = heads_kinds ]; then               # one process per run, the long
     go ablation_heads_kinds_$h $k --n-heads $h --seeds $s --jobs 1; done; done
     go ablation_heads_fixed_16 gridpe --n-heads 16 --seeds $s --jobs 1 \
        --pe-options 'gridpe={"pe_per_block": true, "pe_kwargs": {"base": 10000, "rotate": "fixed"}}'; done
-  for h in 8 16; do go ablation_scales_heads_$h gridpe --n-heads $h --seeds 2 --jobs 1; done
-  for k in ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep $k --seeds 2 --jobs 1; done
+  for h in 8 16; do go ablation_scales_heads_${h}_seed2 gridpe --n-heads $h --seeds 2 --jobs 1; done
+  for k in ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep_seed2 $k --seeds 2 --jobs 1; done
 else
   G() { echo "gridpe={\"pe_per_block\": $1, \"pe_kwargs\": {$2\"rotate\": \"$3\"}}"; }
   for k in none ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep $k; done
