@@ -77,7 +77,7 @@ def pairwise(res:pd.DataFrame, # rows with columns `by`, 'seed', 'size', 'metric
              pairs:list|None=None, # (a, b) pairs to compare; every pair of arms in order of appearance by default
              level:float=0.95, # confidence level of the intervals
             )->pd.DataFrame:
-    "Per size and pair of arms: difference a - b in points, Welch interval, p, Holm-adjusted p, TOST p and verdict."
+    "Per size and pair of arms: a - b in points, Welch interval and degrees of freedom, p, Holm p, TOST p, verdict."
     r = res[res.metric == metric]
     if 'checkpoint' in r: r = r[r.checkpoint.fillna('last') == checkpoint]
     arms = list(dict.fromkeys(r[by]))
@@ -89,8 +89,8 @@ def pairwise(res:pd.DataFrame, # rows with columns `by`, 'seed', 'size', 'metric
             if a not in v or b not in v or not (len(v[a]) and len(v[b])): continue
             w = welch(v[a], v[b], level)
             rows.append(dict(size=size, a=a, b=b, n_a=len(v[a]), n_b=len(v[b]), mean_a=v[a].mean(), mean_b=v[b].mean(),
-                             diff=w.diff, lo=w.lo, hi=w.hi, p=w.p, p_eq=tost(v[a], v[b], margin)))
-    cols = ['size', 'a', 'b', 'n_a', 'n_b', 'mean_a', 'mean_b', 'diff', 'lo', 'hi', 'p', 'p_eq']
+                             diff=w.diff, lo=w.lo, hi=w.hi, df=w.df, p=w.p, p_eq=tost(v[a], v[b], margin)))
+    cols = ['size', 'a', 'b', 'n_a', 'n_b', 'mean_a', 'mean_b', 'diff', 'lo', 'hi', 'df', 'p', 'p_eq']
     t = pd.DataFrame(rows, columns=cols)
     t['p_holm'], t['p_eq_holm'] = holm(t.p), holm(t.p_eq)
     t['verdict'] = [verdict(p, q, d, alpha) for p, q, d in zip(t.p_holm, t.p_eq_holm, t['diff'])]
