@@ -198,7 +198,7 @@ def run_parallel(cfg:Config, # the job's settings; each process reads the data i
 def _why(e:BaseException)->str: return str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
 
 def check_job(cfg:Config, data:dict):
-    "CompareError unless the device opens and every kind's model builds with the job's settings."
+    "CompareError unless the device opens and every kind's model builds with the job's settings; the CPU DataLoaders."
     t = TASKS[cfg.task]
     if cfg.device is not None:                                      # (a CUDA device is checked without opening it)
         ok = 'cpu' + (f', cuda (cuda:0 to cuda:{torch.cuda.device_count() - 1})' if torch.cuda.is_available() else '')
@@ -216,12 +216,15 @@ def check_job(cfg:Config, data:dict):
                 t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe))   # (no recipe: the model)
         except (TypeError, ValueError) as e:
             raise CompareError(f"{pe}'s model cannot be built with these settings (--pe-options): {_why(e)}") from None
+    return dls
 
 # %% ../nbs/08c_runner.ipynb #gu4rd002
-def epoch_seconds(cfg:Config, data:dict)->float:
+def epoch_seconds(cfg:Config, data:dict,
+                  dls=None, # the job's DataLoaders on the CPU (`check_job`'s), built when None
+                 )->float:
     "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
     t, pe = TASKS[cfg.task], cfg.pe[0]
-    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
+    if dls is None: dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
     m = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe)).model.cpu().eval()
     xb = dls.valid.one_batch()[0][:1]                              # one input as training sees it (any task's shape)
     with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
@@ -236,12 +239,13 @@ def _span(s:float)->str: return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f}
 
 def check_time(cfg:Config, data:dict,
                hours:float=1., # the longest first epoch on a CPU that runs without asking
+               dls=None, # the job's DataLoaders on the CPU (`check_job`'s), built when needed and None
               ):
     "CompareError (one line: the estimate, what to do) for a CPU job of long epochs, or --paper on the embedded data."
     cpu = torch.device(cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).type == 'cpu'
     embedded = cfg.paper and cfg.data is None
     if not (cpu or embedded): return
-    s = epoch_seconds(cfg, data) if cpu else None
+    s = epoch_seconds(cfg, data, dls) if cpu else None
     if not embedded and s <= 3600 * hours: return
     n = len(cfg.pe) * len(cfg.seeds)
     est = '' if s is None else (f"its first epoch would take about {_span(s)} on this CPU ({_span(s * cfg.epochs * n)}"
@@ -264,8 +268,8 @@ def compare_job(cfg:Config, # the job's settings
         raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
     if cfg.jobs > 1 and num_distrib() > 1:
         raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
-    check_job(cfg, data)
-    if hours is not None: check_time(cfg, data, hours)
+    dls = check_job(cfg, data)                                       # built once: checked, then timed
+    if hours is not None: check_time(cfg, data, hours, dls)
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)
     else: train_all(cfg, data)
