@@ -58,7 +58,8 @@ def provenance(learn, # the trained Learner (its optimiser and device)
     dev = torch.device(learn.dls.device or 'cpu')
     card = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else platform.processor() or platform.machine()
     return dict(gridpe=gridpe.__version__, commit=_commit(), torch=torch.__version__, cuda=torch.version.cuda,
-                device=str(dev), card=card, optimizer=_name(learn.opt_func), data=data, python=platform.python_version())
+                device=str(dev), card=card, optimizer=_name(learn.opt_func), data=data,
+                python=platform.python_version())
 
 # %% ../nbs/08c_runner.ipynb #a28a767f
 def _epoch_line(learn, log:list):
