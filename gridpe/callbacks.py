@@ -79,6 +79,15 @@ class EpochCheckpoint(Callback):
 _SAFE = [L, np.float64(0).__reduce__()[0], np.dtype,
          *(type(np.dtype(t)) for t in ('float64', 'float32', 'float16', 'int64', 'int32', 'bool'))]
 
+def _read_checkpoint(fname:str|Path, dev='cpu')->dict:
+    "What checkpoint `fname` holds, loaded safely (tensors, containers, `_SAFE`); damaged or foreign: ValueError."
+    try:
+        with torch.serialization.safe_globals(_SAFE): return torch.load(fname, map_location=dev, weights_only=True)
+    except Exception as e:                                                # a damaged or foreign file: say which
+        why = str(e).split('. ')[0].splitlines()[0][:160]
+        raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {why}); "
+                         "delete it, or pass --no-resume to train the run from the start") from None
+
 def load_checkpoint(learn:Learner, # the run's Learner (the same model and optimiser as the saved run)
                     fname:str|Path, # an `EpochCheckpoint` file
                     keep_best:KeepBest|None=None, # restored too, when given
@@ -87,13 +96,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
                    )->int:
     "Restore weights, optimiser (and `keep_best`) from `fname`: the epoch to resume from, 0 when there is no file."
     if not Path(fname).exists(): return 0
-    dev = getattr(learn.dls, 'device', None) or 'cpu'
-    try:
-        with torch.serialization.safe_globals(_SAFE): ck = torch.load(fname, map_location=dev, weights_only=True)
-    except Exception as e:                                                # a damaged or foreign file: say which
-        why = str(e).split('. ')[0].splitlines()[0][:160]
-        raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {why}); "
-                         "delete it, or pass --no-resume to train the run from the start") from None
+    ck = _read_checkpoint(fname, dev := getattr(learn.dls, 'device', None) or 'cpu')
     if fingerprint is not None and ck.get('fingerprint') not in (None, fingerprint):
         raise ValueError(f"{fname} was saved by a run of other settings (fingerprint {ck['fingerprint']}, this run's "
                          f"{fingerprint}): delete it, or pass --no-resume to train the run from the start")

@@ -6,11 +6,11 @@ Docs: https://gridpe.github.io/gridpe/files.html.md"""
 
 # %% ../nbs/00_files.ipynb #905fec37
 from __future__ import annotations
-import contextlib, os, secrets
+import contextlib, os, re, secrets
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['atomic_file']
+__all__ = ['atomic_file', 'remove_leftovers']
 
 # %% ../nbs/00_files.ipynb #a91b06df
 @contextlib.contextmanager
@@ -24,3 +24,20 @@ def atomic_file(path:str|Path, # the file to write (its folder must exist)
         with open(tmp, mode.replace('w', 'x')) as f: yield f; f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException: Path(tmp).unlink(missing_ok=True); raise
+
+# %% ../nbs/00_files.ipynb #1cb12ba6
+_LEFTOVER = re.compile(r'\..+\.([1-9][0-9]*)\.[0-9a-f]{8}\.tmp')            # .<name>.<pid>.<hex>.tmp
+
+def _gone(pid:int)->bool:
+    "Whether no process `pid` runs on this machine (one of another user runs: kept)."
+    try: os.kill(pid, 0)
+    except ProcessLookupError: return True
+    except (OSError, OverflowError): pass
+    return False
+
+def remove_leftovers(folder:str|Path, # a folder `atomic_file` writes into (a missing one holds none)
+                    )->list[Path]:
+    "Remove the temporary files of `atomic_file` writers in `folder` that no longer run: the files removed."
+    gone = [f for f in sorted(Path(folder).glob('.*.tmp')) if (m := _LEFTOVER.fullmatch(f.name)) and _gone(int(m[1]))]
+    for f in gone: f.unlink(missing_ok=True)
+    return gone

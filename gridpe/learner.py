@@ -13,6 +13,7 @@ from .pct import pct, PCT_ARCHS
 from .scene_vit import scene_vit, SCENE_ARCHS
 from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
 from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite
+import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from functools import partial
@@ -21,8 +22,9 @@ import pandas as pd
 import torch
 import matplotlib.pyplot as plt
 from fastcore.basics import patch
+from fastcore.meta import delegates
 from fastcore.foundation import L
-from fastai.learner import Learner
+from fastai.learner import Learner, load_learner as _fastai_load_learner
 from fastai.callback.core import CancelEpochException
 from fastai.callback.tracker import TrackerCallback
 from fastai.callback.progress import CSVLogger
@@ -36,7 +38,7 @@ import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # n
 
 # %% auto #0
 __all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes',
-           'scene_learner', 'attention_sizes', 'plot_sizes', 'train_and_evaluate']
+           'scene_learner', 'attention_sizes', 'plot_sizes', 'train_and_evaluate', 'load_learner']
 
 # %% ../nbs/07b_learner.ipynb #ad796f9c
 class NoDecayLearner(Learner):
@@ -295,3 +297,16 @@ def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
     with learn.distrib_ctx():                                          # every process trains and evaluates its share
         df = _fit_evaluate(learn, epochs, best, checkpoint, fingerprint)
     return None if rank_distrib() else df
+
+# %% ../nbs/07b_learner.ipynb #a4291962
+@delegates(_fastai_load_learner)
+def load_learner(fname:str|Path, # a file written by `Learner.export`
+                 **kwargs, # fastai's: `cpu` (load onto the CPU), `pickle_module`
+                )->Learner:
+    "fastai's `load_learner` (it unpickles: trusted files only); an unreadable file is one `ValueError` naming it."
+    try: return _fastai_load_learner(fname, **kwargs)
+    except (EOFError, pickle.UnpicklingError, RuntimeError) as e:
+        if isinstance(e, RuntimeError) and 'PytorchStreamReader' not in str(e): raise      # not about the file's bytes
+        why = str(e).split('. ')[0].splitlines()[0][:160]
+        raise ValueError(f"{fname}: not a readable exported Learner ({type(e).__name__}: {why}); it is empty, cut "
+                         "short or not written by `learn.export`: export the Learner again, or copy it whole") from None

@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
-from .files import atomic_file
+from .files import atomic_file, remove_leftovers
+from .callbacks import _read_checkpoint
 from .config import Config, TASKS, NOT_IDENTITY, CompareError, _flag, to_json
 
 # %% auto #0
@@ -166,6 +167,19 @@ def _check_parts(cfg:Config, out:Path, vouched:bool):
             if cfg.resume or pe not in cfg.pe or int(s) not in cfg.seeds: raise
             p.unlink(); p.with_suffix('.json').unlink(missing_ok=True)                   # --no-resume: train it again
 
+def _check_checkpoints(cfg:Config, out:Path, vouched:bool):
+    "Without a config.json to vouch, a checkpoint without fingerprint raises; with resume off, the job's is removed."
+    if vouched: return
+    for p in sorted((out/'checkpoints').glob('*.pth')):
+        pe, _, s = p.stem.rpartition('_seed')
+        try: ck = _read_checkpoint(p)
+        except ValueError: continue                           # damaged: load_checkpoint names it if the run resumes
+        if isinstance(ck, dict) and ck.get('fingerprint') is not None: continue
+        if cfg.resume or pe not in cfg.pe or not s.isdigit() or int(s) not in cfg.seeds:
+            raise StaleError(f"{p} has no settings fingerprint (an older gridpe-compare) and {out} no config.json "
+                             f"to vouch for it: pass --no-resume to train {pe} seed {s} again, or remove it")
+        p.unlink(missing_ok=True)                                                       # --no-resume: train it again
+
 def open_folder(cfg:Config):
     "Create the results folder, or check that it holds these settings and sound files."
     out, first = Path(cfg.out), rank_distrib() == 0              # under accelerate/torchrun the first process writes
@@ -184,7 +198,9 @@ def open_folder(cfg:Config):
         if (out/'results.csv').exists():
             read_results(out/'results.csv', f"remove it (it is rebuilt from {out/'parts'})")
         _check_parts(cfg, out, vouched=held and conf.exists())   # named now, not after hours
+        _check_checkpoints(cfg, out, vouched=held and conf.exists())
         if not first: return
+        for d in ('.', 'parts', 'checkpoints', 'attention'): remove_leftovers(out/d)   # what killed writers left
         with atomic_file(conf) as f: f.write(to_json(cfg))
         (out/'parts').mkdir(exist_ok=True)
 
