@@ -6,27 +6,29 @@ Docs: https://gridpe.github.io/gridpe/files.html.md"""
 
 # %% ../nbs/00_files.ipynb #905fec37
 from __future__ import annotations
-import contextlib, os, re, secrets
+import contextlib, hashlib, os, re, secrets, socket
 from pathlib import Path
 
 # %% auto #0
 __all__ = ['atomic_file', 'remove_leftovers']
 
 # %% ../nbs/00_files.ipynb #a91b06df
+_HOST = hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]        # this machine, in temporary names
+
 @contextlib.contextmanager
 def atomic_file(path:str|Path, # the file to write (its folder must exist)
                 mode:str='w', # 'w' for text, 'wb' for binary
                ):
     "Open a temporary file beside `path`; on success sync it and rename it over `path`, on error remove it."
     path = Path(path)
-    tmp = path.with_name(f'.{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp')   # same folder: atomic
+    tmp = path.with_name(f'.{path.name}.{_HOST}-{os.getpid()}.{secrets.token_hex(4)}.tmp')   # same folder: atomic
     try:
         with open(tmp, mode.replace('w', 'x')) as f: yield f; f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException: Path(tmp).unlink(missing_ok=True); raise
 
 # %% ../nbs/00_files.ipynb #1cb12ba6
-_LEFTOVER = re.compile(r'\..+\.([1-9][0-9]*)\.[0-9a-f]{8}\.tmp')            # .<name>.<pid>.<hex>.tmp
+_LEFTOVER = re.compile(r'\..+\.([0-9a-f]{8})-([1-9][0-9]*)\.[0-9a-f]{8}\.tmp')      # .<name>.<host>-<pid>.<hex>.tmp
 
 def _gone(pid:int)->bool:
     "Whether no process `pid` runs on this machine (one of another user runs: kept)."
@@ -37,7 +39,8 @@ def _gone(pid:int)->bool:
 
 def remove_leftovers(folder:str|Path, # a folder `atomic_file` writes into (a missing one holds none)
                     )->list[Path]:
-    "Remove the temporary files of `atomic_file` writers in `folder` that no longer run: the files removed."
-    gone = [f for f in sorted(Path(folder).glob('.*.tmp')) if (m := _LEFTOVER.fullmatch(f.name)) and _gone(int(m[1]))]
+    "Remove the temporary files of this machine's `atomic_file` writers in `folder` that no longer run: those removed."
+    gone = [f for f in sorted(Path(folder).glob('.*.tmp'))
+            if (m := _LEFTOVER.fullmatch(f.name)) and m[1] == _HOST and _gone(int(m[2]))]
     for f in gone: f.unlink(missing_ok=True)
     return gone
