@@ -14,7 +14,7 @@ import h5py
 import torch
 from PIL import Image
 from .checks import check_int
-from .files import atomic_file
+from .files import atomic_file, remove_leftovers
 from .arrays import ArraySet, check_labels, decode_image
 
 # %% auto #0
@@ -105,7 +105,7 @@ def cached(key:dict, # what the result depends on (JSON-serialisable)
         try: return np.load(f, allow_pickle=False)
         except (ValueError, OSError, EOFError) as e: warnings.warn(f"damaged cache file {f} ({e}): making it again")
     a = make()
-    f.parent.mkdir(parents=True, exist_ok=True)
+    f.parent.mkdir(parents=True, exist_ok=True); remove_leftovers(f.parent)       # and what killed writers left
     with atomic_file(f, 'wb') as o: np.save(o, a)
     return a
 

@@ -14,7 +14,7 @@ from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
 from .stats import pairwise
 from .learner import plot_sizes
-from .files import atomic_file
+from .files import atomic_file, remove_leftovers
 from .config import Config, TASKS
 
 # %% auto #0
@@ -121,6 +121,7 @@ def sweep_report(cfg:Config, # the sweep's settings (its list of values)
     fig, axs = plt.subplots(1, len(ms), figsize=(4.5*len(ms), 3.5), squeeze=False)
     for ax, m in zip(axs[0], ms):
         plot_sizes(by[by.metric == m].rename(columns={'value': 'top1'}), ax=ax).set(title=m, xlabel=k)
+    remove_leftovers(out)                                          # the sweep's folder: no job's open_folder cleans it
     with atomic_file(out/'sweep.png', 'wb') as f: fig.savefig(f, format='png', dpi=120, bbox_inches='tight')
     plt.close(fig)
     with atomic_file(out/'sweep.csv') as f: res.to_csv(f, index=False, na_rep='nan')
