@@ -100,13 +100,19 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
     if fingerprint is not None and ck.get('fingerprint') not in (None, fingerprint):
         raise ValueError(f"{fname} was saved by a run of other settings (fingerprint {ck['fingerprint']}, this run's "
                          f"{fingerprint}): delete it, or pass --no-resume to train the run from the start")
-    _bare(learn.model).to(dev).load_state_dict(ck['model'])
-    if learn.opt is None: learn.create_opt()
-    learn.opt.load_state_dict(ck['opt'])
-    if keep_best is not None and ck['best'] is not None:
-        keep_best.best, keep_best.best_epoch, st = ck['best']
-        keep_best.state, keep_best.reset_on_fit = {k: v.cpu() for k, v in st.items()}, False
-    return ck['epoch'] + 1
+    try:
+        _bare(learn.model).to(dev).load_state_dict(ck['model'])
+        if learn.opt is None: learn.create_opt()
+        learn.opt.load_state_dict(ck['opt'])
+        if keep_best is not None and ck['best'] is not None:
+            keep_best.best, keep_best.best_epoch, st = ck['best']
+            keep_best.state, keep_best.reset_on_fit = {k: v.cpu() for k, v in st.items()}, False
+        return ck['epoch'] + 1
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:    # readable, but another model's (or none)
+        if isinstance(e, RuntimeError) and 'state_dict' not in str(e): raise           # not about the file: a bug
+        why = str(e).split('. ')[0].splitlines()[0][:160]
+        raise ValueError(f"{fname} does not hold this run's model and optimiser ({type(e).__name__}: {why}): "
+                         "delete it, or pass --no-resume to train the run from the start") from None
 
 # %% ../nbs/07a_callbacks.ipynb #44a13188
 class NonFiniteLoss(ValueError):
