@@ -79,13 +79,16 @@ class EpochCheckpoint(Callback):
 _SAFE = [L, np.float64(0).__reduce__()[0], np.dtype,
          *(type(np.dtype(t)) for t in ('float64', 'float32', 'float16', 'int64', 'int32', 'bool'))]
 
+def _cause(e:BaseException)->str:
+    "An exception as one short clause for a one-line message: its type and the first sentence of its text."
+    return f"{type(e).__name__}: {str(e).split('. ')[0].splitlines()[0][:160]}"
+
 def _read_checkpoint(fname:str|Path, dev='cpu')->dict:
     "What checkpoint `fname` holds, loaded safely (tensors, containers, `_SAFE`); damaged or foreign: ValueError."
     try:
         with torch.serialization.safe_globals(_SAFE): return torch.load(fname, map_location=dev, weights_only=True)
     except Exception as e:                                                # a damaged or foreign file: say which
-        why = str(e).split('. ')[0].splitlines()[0][:160]
-        raise ValueError(f"{fname}: not a readable checkpoint ({type(e).__name__}: {why}); "
+        raise ValueError(f"{fname}: not a readable checkpoint ({_cause(e)}); "
                          "delete it, or pass --no-resume to train the run from the start") from None
 
 def load_checkpoint(learn:Learner, # the run's Learner (the same model and optimiser as the saved run)
@@ -110,8 +113,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model and optim
         return ck['epoch'] + 1
     except (KeyError, TypeError, ValueError, RuntimeError) as e:    # readable, but another model's (or none)
         if isinstance(e, RuntimeError) and 'state_dict' not in str(e): raise           # not about the file: a bug
-        why = str(e).split('. ')[0].splitlines()[0][:160]
-        raise ValueError(f"{fname} does not hold this run's model and optimiser ({type(e).__name__}: {why}): "
+        raise ValueError(f"{fname} does not hold this run's model and optimiser ({_cause(e)}): "
                          "delete it, or pass --no-resume to train the run from the start") from None
 
 # %% ../nbs/07a_callbacks.ipynb #44a13188

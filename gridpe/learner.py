@@ -12,7 +12,7 @@ from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 from .scene_vit import scene_vit, SCENE_ARCHS
 from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
-from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite
+from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite, _cause
 import pickle
 from dataclasses import dataclass
 from pathlib import Path
@@ -307,6 +307,5 @@ def load_learner(fname:str|Path, # a file written by `Learner.export`
     try: return _fastai_load_learner(fname, **kwargs)
     except (EOFError, pickle.UnpicklingError, RuntimeError) as e:
         if isinstance(e, RuntimeError) and 'PytorchStreamReader' not in str(e): raise      # not about the file's bytes
-        why = str(e).split('. ')[0].splitlines()[0][:160]
-        raise ValueError(f"{fname}: not a readable exported Learner ({type(e).__name__}: {why}); it is empty, cut "
+        raise ValueError(f"{fname}: not a readable exported Learner ({_cause(e)}); it is empty, cut "
                          "short or not written by `learn.export`: export the Learner again, or copy it whole") from None

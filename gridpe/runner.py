@@ -35,7 +35,7 @@ __all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'r
 def _commit()->str|None:
     "$GRIDPE_COMMIT when set, else the commit of the gridpe checkout imported (`+dirty`: local changes), else None."
     if c := os.environ.get('GRIDPE_COMMIT'): return c            # named by whoever copied the code (a GPU host's copy)
-    root, git = Path(gridpe.__file__).parent.parent, ['git', '-C', str(Path(gridpe.__file__).parent.parent)]
+    root = Path(gridpe.__file__).parent.parent; git = ['git', '-C', str(root)]
     if not ((root/'nbs').is_dir() and (root/'pyproject.toml').exists()): return None
     try:
         head = subprocess.run(git + ['rev-parse', 'HEAD'], capture_output=True, text=True, timeout=10)

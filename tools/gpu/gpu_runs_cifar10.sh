@@ -24,16 +24,8 @@
 # 13 s per 50,000-image epoch each (~14k img/s per GPU).
 set -u
 MODE=${MODE:-short}; LIM=${LIM:-540}; R=${R:-runs}; SITE=${TMPDIR:-/tmp}/gridpe-site
-[ -d .whl/rt ] && python3 -m pip install -q --no-index --no-deps --target $SITE .whl/rt/*.whl 2>/dev/null
-export PYTHONPATH=$SITE:$PWD MPLBACKEND=Agg OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
-mkdir -p .data/cifar10; for t in train test; do [ -f .data/c10$t.tgz ] && [ ! -d .data/cifar10/$t ] && tar xzf .data/c10$t.tgz -C .data/cifar10; done
-[ -d .data/cifar10/test ] && [ -d .data/cifar10/train ] || { echo "CIFAR-10 missing under .data/cifar10"; exit 3; }
-nvidia-smi -L; date -u
-# MPS lets the processes of one GPU run kernels at once; restarted on each start (once, resumed runs died silently at
-# start right after the previous processes had been killed: a stale MPS server is one suspect)
-echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
+source "$(dirname "$0")/cifar10_setup.sh"
 python3 -c "from gridpe.config import resolve, load_data; load_data(resolve('image', paper=True, data='.data/cifar10', size=32, eval_sizes=[16, 64]))"  # fills the cache once
-mkdir -p $R/logs
 if [ $MODE = main ]; then EP="--epochs 50"; else EP="--epochs 10 --warmup-epochs 1"; fi
 SEEDS=${SEEDS:-0 1}; [ $MODE = main ] && SEEDS=${MAIN_SEEDS:-0 1 2}
 B="--paper --data .data/cifar10 --size 32 --patch-size 4 --eval-sizes 16 24 32 40 48 56 64 $EP --seeds $SEEDS --jobs $(echo $SEEDS | wc -w) --attention --quiet"

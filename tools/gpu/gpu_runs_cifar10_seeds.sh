@@ -30,13 +30,7 @@
 set -u
 SEEDS=${SEEDS:-3 4 5 6 7}; KINDS=${KINDS:-gridpe rope_axial rope_mixed}; JOBS=${JOBS:-4}; LIM=${LIM:-420}
 R=${R:-runs}; SITE=${TMPDIR:-/tmp}/gridpe-site
-[ -d .whl/rt ] && python3 -m pip install -q --no-index --no-deps --target $SITE .whl/rt/*.whl 2>/dev/null
-export PYTHONPATH=$SITE:$PWD MPLBACKEND=Agg OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
-mkdir -p .data/cifar10; for t in train test; do [ -f .data/c10$t.tgz ] && [ ! -d .data/cifar10/$t ] && tar xzf .data/c10$t.tgz -C .data/cifar10; done
-[ -d .data/cifar10/test ] && [ -d .data/cifar10/train ] || { echo "CIFAR-10 missing under .data/cifar10"; exit 3; }
-nvidia-smi -L; date -u
-echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
-mkdir -p $R/logs
+source "$(dirname "$0")/cifar10_setup.sh"
 timeout -s INT $LIM python3 -m gridpe.compare image --paper --data .data/cifar10 --size 32 --patch-size 4 \
   --eval-sizes 16 24 32 40 48 56 64 --epochs 50 --pe $KINDS --seeds $SEEDS --jobs $JOBS ${DEVICE:+--device $DEVICE} --attention --quiet \
   --out $R/cifar10_vit_small_seeds > $R/logs/cifar10_vit_small_seeds.log 2>&1
