@@ -5,7 +5,9 @@
 
 Only finished runs count (a part in parts/); a run cut before its end has no part and is left out. For each main folder
 NAME present (MAINS) it writes NAME.csv (its results.csv rows), NAME_config.json (its settings, with the kinds and seeds of its finished runs), NAME_history.csv (every finished run's per-epoch
-history, with pe and seed) and NAME_attention.csv (with --attention). Each ablation in ABLATIONS becomes
+history, with pe and seed) and NAME_attention.csv (with --attention). With --add, a main folder's runs are added to
+the committed files instead: rows of runs not in the folder are kept (more seeds run on another day), the settings
+merged. Each ablation in ABLATIONS becomes
 ablation_<name>.csv: the rows of every arm, an `arm` column first, the reference arm taken from the main folder; and
 ablation_<name>_attention.csv for the ablations in ATTENTION; ablation_configs.json holds every arm folder's settings.
 """
@@ -65,14 +67,30 @@ def config(folder:Path)->dict:
     if any(prov.values()): c['provenance'] = prov          # per run: commit, torch, CUDA, card, optimiser, data as given
     return c
 
-def main(runs:Path, dest:Path):
+def added(old:Path, new:pd.DataFrame|None)->pd.DataFrame|None:
+    "The committed rows of `old` whose (pe, seed) runs are not in `new`, followed by `new`."
+    if not old.exists() or new is None: return new
+    o = pd.read_csv(old); runs = set(zip(new.pe, new.seed))
+    return pd.concat([o[[r not in runs for r in zip(o.pe, o.seed)]], new], ignore_index=True)
+
+def merged(old:Path, c:dict)->dict:
+    "Settings `c` merged with the committed ones: kinds, seeds, per-kind settings and provenance of both."
+    if not old.exists(): return c
+    o = json.loads(old.read_text())
+    return {**c, 'pe': list(dict.fromkeys(o.get('pe', []) + c['pe'])), 'seeds': sorted({*o.get('seeds', []), *c['seeds']}),
+            'kinds': {**o.get('kinds', {}), **c.get('kinds', {})}, 'provenance': {**o.get('provenance', {}), **c.get('provenance', {})}}
+
+def main(runs:Path, dest:Path, add:bool=False):
     dest.mkdir(parents=True, exist_ok=True)
     for name in MAINS:
         if not list((m := runs/name).glob('parts/*.csv')): continue
-        rows(m).to_csv(dest/f'{name}.csv', index=False, na_rep='nan')
-        (dest/f'{name}_config.json').write_text(json.dumps(config(m), indent=1) + '\n')
-        if (h := per_run(m, 'history_{pe}_seed{seed}.csv')) is not None: h.to_csv(dest/f'{name}_history.csv', index=False)
-        if (a := per_run(m, 'attention/{pe}_seed{seed}.csv')) is not None: a.to_csv(dest/f'{name}_attention.csv', index=False)
+        res = {'': rows(m), '_history': per_run(m, 'history_{pe}_seed{seed}.csv'),
+               '_attention': per_run(m, 'attention/{pe}_seed{seed}.csv')}
+        c = config(m)
+        if add: res, c = {k: added(dest/f'{name}{k}.csv', v) for k, v in res.items()}, merged(dest/f'{name}_config.json', c)
+        for k, v in res.items():
+            if v is not None: v.to_csv(dest/f'{name}{k}.csv', index=False, **({'na_rep': 'nan'} if k == '' else {}))
+        (dest/f'{name}_config.json').write_text(json.dumps(c, indent=1) + '\n')
     configs = json.loads(p.read_text()) if (p := dest/'ablation_configs.json').exists() else {}
     for name, arms in ABLATIONS.items():
         if not all(list((runs/f).glob('parts/*.csv')) for _, f, _ in arms): continue          # an ablation is gathered whole
@@ -93,4 +111,5 @@ if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('runs', type=Path, help='the folder holding the run folders')
     p.add_argument('--dest', type=Path, default=Path(__file__).parents[2]/'nbs'/'experiments'/'results')
-    a = p.parse_args(); main(a.runs, a.dest)
+    p.add_argument('--add', action='store_true', help="add the folders' runs to the committed files (more seeds)")
+    a = p.parse_args(); main(a.runs, a.dest, a.add)

@@ -7,7 +7,8 @@
 # also packed into $OUT/runs.tgz (checkpoints left out). Gather them with `python tools/gpu/collect_runs.py <runs folder>`.
 #
 #   SEEDS  seeds to add (default "3 4 5 6 7": 8 seeds per kind with the committed 0 1 2)
-#   KINDS  kinds (default "gridpe rope_axial rope_mixed")
+#   KINDS  kinds (default "gridpe rope_axial rope_mixed"); every kind runs every seed, so kinds that lack different
+#          seeds go in separate calls (each call's finished runs are kept, and collect_runs.py --add merges them)
 #   JOBS   runs at once on the GPU (default 4)
 #   LIM    seconds before the job is stopped, checkpoints kept (default 420: with start-up and packing about 8 minutes)
 #   DEVICE one device for every run (default: the workers go round-robin over the GPUs)
@@ -22,7 +23,8 @@
 # about 175 s of one H100 per 50-epoch run, so one 7-minute call trains about 2.4 runs. The default 15 runs
 # (3 kinds x 5 seeds) need about 6-7 calls; to 22 seeds for GridPE and RoPE-Axial only (SEEDS="3 ... 21",
 # KINDS="gridpe rope_axial": 38 runs) about 16 calls. A 4-GPU host: set JOBS=15 and drop LIM; MPS per GPU as in
-# gpu_runs_cifar10.sh.
+# gpu_runs_cifar10.sh. On 2x H200 (JOBS=11, round-robin, 6 and 5 runs per GPU) every run reached 23-28 of its 50
+# epochs in one 8-minute call: about 0.55 epochs per second over the host, or some 14 runs in three calls.
 #
 # Needs: gridpe importable from this checkout (or the wheels in .whl/rt for an offline host, installed into
 # ${TMPDIR:-/tmp}/gridpe-site) and CIFAR-10 as an ImageFolder tree in .data/cifar10 (train/, test/) or as
