@@ -1,0 +1,157 @@
+#!/usr/bin/env python
+"""Where the host time of a rotary call goes, and what the rotary embedding costs PCT's step: a probe of a few minutes.
+
+- `call_us`: median wall µs per `rope_qkv` call on one ViT-S block's tensors at 224 px (qkv output (256, 197, 3, 6, 64)
+  in bfloat16, one CLS token, a batch-shared table), the GPU queue drained before each measurement so that only the
+  host's work is timed. `fwd`: a forward call. `fwd_bwd_1`: forward and backward of one call (`torch.autograd.grad`, so
+  no gradient is accumulated into a leaf). `fwd_bwd_12`: per call, 12 chained calls and one backward, as a 12-block
+  step pays it. `*_table`: the same with the table's gradients (learnable tables, RoPE-Mixed). `op_*`: the same calls
+  through the `torch.library` op (`gridpe::rope_qkv`) instead of the autograd Function. Each has a `copy_*` twin: a
+  plain strided copy of the same tensors into the same layout (one kernel each way), whose difference from the rotary
+  call is the rotary call's own host cost above what any autograd op pays.
+- `parts_us`: the pieces of one call, each timed alone the same way: the shape checks, the table conversion, the
+  output allocation, the forward and backward kernel launches (`rope_qkv_triton`, `rope_qkv_bwd_triton`).
+- `inside_us`: per call of the 12-call chain, the wall µs spent inside the autograd Function's forward and backward
+  and inside the functions they call (`rope_qkv_triton`, `rope_qkv_bwd_triton`, `_launch`, `_blocks`), each wrapped
+  by a timer (a few tenths of a µs each): the backward runs on autograd's device thread, out of reach of a Python
+  profiler on the main one. The chain's wall time minus these is autograd's and the caller's.
+- `pct`: one PCT training step per kind (1,024 points, batch 32, bfloat16 autocast, fused AdamW, the model's
+  defaults): median wall ms, GPU kernel ms per step (torch profiler) and, for none and gridpe, the host's busiest
+  operations (self CPU µs per step).
+
+Usage (GPU): python tools/gpu/gpu_bench_host.py --out host.json
+       python tools/gpu/gpu_bench_host.py --device cpu --n 3 --batch 2 --pct-batch 2 --pct-points 256
+             (a dry run of every path on the CPU: its times mean nothing)
+"""
+import argparse, json, platform, statistics, time
+import torch, torch.nn.functional as F
+from gridpe import fused
+from gridpe.fused import rope_qkv, rope_qkv_op, check_rope_qkv, rope_qkv_triton, rope_qkv_bwd_triton
+from gridpe.pct import pct
+
+def host_us(f, n:int, sync)->float:
+    "Median wall µs of f() over n calls (after 10 untimed), the device queue drained before each."
+    ts = []
+    for _ in range(n + 10):
+        sync(); t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
+    return statistics.median(ts[10:]) * 1e6
+
+def copy_qkv(x, cos, sin, n_prefix=0, n_rot=2):
+    "The layout change of `rope_qkv` without the rotation: B, N, S, H, D → S, B, H, N, D (memory S, B, N, H, D)."
+    return x.permute(2, 0, 1, 3, 4).contiguous().transpose(2, 3)
+
+def call_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)->dict:
+    "The `call_us` entries: each call kind and its copy twin."
+    x0 = torch.randn(B, N, 3, H, D, device=dev, dtype=torch.bfloat16, requires_grad=True)
+    th = torch.randn(1, H, N - n_prefix, D // 2, device=dev) * 3
+    c, s = th.cos(), th.sin()
+    ct, st = c.clone().requires_grad_(), s.clone().requires_grad_()
+    g = torch.randn(3, B, H, N, D, device=dev, dtype=torch.bfloat16)
+    op = lambda x, c, s, p: rope_qkv_op(x, c, s, p, 2)
+    def chain(f, k, c, s):
+        "k calls, each on the previous output read back as B, N, S, H, D, then one backward to x0 (and the table)."
+        y = f(x0, c, s, n_prefix)
+        for _ in range(k - 1): y = f(y.permute(1, 3, 0, 2, 4), c, s, n_prefix)
+        torch.autograd.grad(y, [x0] + [t for t in (c, s) if t.requires_grad], g)
+    res = {}
+    for name, f in (('', rope_qkv), ('op_', op), ('copy_', copy_qkv)):
+        with torch.no_grad(): res[f'{name}fwd'] = host_us(lambda: f(x0, c, s, n_prefix), n, sync)
+        res[f'{name}fwd_bwd_1'] = host_us(lambda: chain(f, 1, c, s), n, sync)
+        res[f'{name}fwd_bwd_{depth}'] = host_us(lambda: chain(f, depth, c, s), max(n // 4, 3), sync) / depth
+        if name != 'copy_': res[f'{name}fwd_bwd_{depth}_table'] = host_us(lambda: chain(f, depth, ct, st), max(n // 4, 3), sync) / depth
+    return res
+
+def parts_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1)->dict:
+    "The `parts_us` entries: the pieces of one call."
+    x = torch.randn(B, N, 3, H, D, device=dev, dtype=torch.bfloat16)
+    th = torch.randn(1, H, N - n_prefix, D // 2, device=dev) * 3
+    c, s = th.cos(), th.sin()
+    res = dict(checks=host_us(lambda: check_rope_qkv(x, c, s, n_prefix, 2), n, sync),
+               table_f32=host_us(lambda: (fused._f32(c), fused._f32(s)), n, sync),
+               use_kernel=host_us(lambda: fused.use_kernel(x), n, sync),
+               alloc=host_us(lambda: x.new_empty(3, B, N, H, D), n, sync))
+    if fused.use_kernel(x):
+        y = rope_qkv_triton(x, c, s, n_prefix, 2); g = torch.randn_like(y)
+        res.update(launch_fwd=host_us(lambda: rope_qkv_triton(x, c, s, n_prefix, 2), n, sync),
+                   launch_bwd=host_us(lambda: rope_qkv_bwd_triton(g, y, c, s, n_prefix, 2, False), n, sync),
+                   launch_bwd_table=host_us(lambda: rope_qkv_bwd_triton(g, y, c, s, n_prefix, 2, True), n, sync),
+                   compiled_launcher=None not in fused._compiled)
+    return res
+
+def inside_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)->dict:
+    "The `inside_us` entries: wall µs per call inside the Function and the functions it calls, over a 12-call chain."
+    names = {'forward': (fused.RopeQKV, 'forward', True), 'backward': (fused.RopeQKV, 'backward', True),
+             'rope_qkv_triton': (fused, 'rope_qkv_triton', False), 'rope_qkv_bwd_triton': (fused, 'rope_qkv_bwd_triton', False),
+             '_launch': (fused, '_launch', False), '_blocks': (fused, '_blocks', False)}
+    tot, saved = dict.fromkeys(names, 0.), {}
+    def timed(name, f):
+        def g(*a, **k):
+            t = time.perf_counter()
+            try: return f(*a, **k)
+            finally: tot[name] += time.perf_counter() - t
+        return g
+    for name, (owner, attr, static) in names.items():
+        saved[name] = owner.__dict__[attr]
+        f = saved[name].__func__ if static else saved[name]
+        setattr(owner, attr, staticmethod(timed(name, f)) if static else timed(name, f))
+    try:
+        x0 = torch.randn(B, N, 3, H, D, device=dev, dtype=torch.bfloat16, requires_grad=True)
+        th = torch.randn(1, H, N - n_prefix, D // 2, device=dev) * 3
+        c, s, g = th.cos(), th.sin(), torch.randn(3, B, H, N, D, device=dev, dtype=torch.bfloat16)
+        def chain():
+            y = rope_qkv(x0, c, s, n_prefix)
+            for _ in range(depth - 1): y = rope_qkv(y.permute(1, 3, 0, 2, 4), c, s, n_prefix)
+            torch.autograd.grad(y, x0, g)
+        for _ in range(5): chain()
+        for k in tot: tot[k] = 0.
+        sync(); t = time.perf_counter()
+        for _ in range(n): sync(); chain()
+        wall = time.perf_counter() - t
+    finally:
+        for name, (owner, attr, _) in names.items(): setattr(owner, attr, saved[name])
+    return dict(chain_wall=wall / n / depth * 1e6, **{k: v / n / depth * 1e6 for k, v in tot.items()})
+
+def pct_step(dev:str, kinds, steps:int, sync, B=32, n_points=1024)->dict:
+    "The `pct` entries: wall ms, GPU kernel ms and (none, gridpe) the host's busiest operations per training step."
+    from torch.profiler import profile, ProfilerActivity
+    xyz, y = F.normalize(torch.randn(B, n_points, 3, device=dev), dim=-1), torch.randint(0, 40, (B,), device=dev)
+    res = {}
+    for kind in kinds:
+        torch.manual_seed(0); m = pct(n_classes=40, pe=kind).to(dev).train()
+        opt = torch.optim.AdamW(m.parameters(), lr=1e-4, fused=dev == 'cuda')
+        def step():
+            with torch.autocast(dev, torch.bfloat16): loss = F.cross_entropy(m(xyz), y)
+            loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+        for _ in range(3): step()
+        sync(); ts = []
+        for _ in range(steps): t = time.perf_counter(); step(); sync(); ts.append(time.perf_counter() - t)
+        acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev == 'cuda' else [])
+        with profile(activities=acts) as p:
+            for _ in range(5): step()
+            sync()
+        ev = p.key_averages()
+        gpu = sum(e.device_time_total for e in ev if e.device_type.name == 'CUDA')          # the kernels' time, µs
+        r = dict(wall_ms=statistics.median(ts) * 1e3, gpu_kernel_ms=gpu / 5 / 1e3)
+        if kind in ('none', 'gridpe'):
+            r['host_top_us'] = {e.key[:60]: round(e.self_cpu_time_total / 5, 1) for e in sorted(ev, key=lambda e: -e.self_cpu_time_total)[:12]}
+        res[kind] = r; print(kind, {k: v for k, v in r.items() if k != 'host_top_us'}, flush=True)
+    return res
+
+if __name__ == '__main__':
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--out'); ap.add_argument('--device', default='cuda'); ap.add_argument('--n', type=int, default=200)
+    ap.add_argument('--batch', type=int, default=256, help="the rotary call's batch")
+    ap.add_argument('--pct-batch', type=int, default=32); ap.add_argument('--pct-points', type=int, default=1024)
+    ap.add_argument('--parts', default='call,parts,inside,pct', help='comma-separated: call, parts, inside, pct')
+    a = ap.parse_args(); dev = a.device
+    sync = torch.cuda.synchronize if dev == 'cuda' else (lambda: None)
+    res = dict(card=torch.cuda.get_device_name() if dev == 'cuda' else platform.processor() or 'cpu', torch=torch.__version__,
+               date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), source='tools/gpu/gpu_bench_host.py', n=a.n, batch=a.batch,
+               pct_batch=a.pct_batch, pct_points=a.pct_points)
+    parts = a.parts.split(',')
+    if 'call' in parts: res['call_us'] = call_us(dev, a.n, sync, B=a.batch); print({k: round(v, 1) for k, v in res['call_us'].items()}, flush=True)
+    if 'parts' in parts: res['parts_us'] = parts_us(dev, a.n, sync, B=a.batch); print(res['parts_us'], flush=True)
+    if 'inside' in parts: res['inside_us'] = inside_us(dev, max(a.n // 4, 3), sync, B=a.batch); print(res['inside_us'], flush=True)
+    if 'pct' in parts: res['pct'] = pct_step(dev, ('none', 'rope_axial', 'rope_mixed', 'gridpe'), max(a.n // 10, 3), sync,
+                                      a.pct_batch, a.pct_points)
+    if a.out: open(a.out, 'w').write(json.dumps(res, indent=1) + '\n')
