@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Where the host time of a rotary call goes, and what the rotary embedding costs PCT's step: a probe of a few minutes.
+"""Where a rotary call's host time goes, and what rotary embeddings cost short training steps: a probe of minutes.
 
 - `call_us`: median wall µs per `rope_qkv` call on one ViT-S block's tensors at 224 px (qkv output (256, 197, 3, 6, 64)
   in bfloat16, one CLS token, a batch-shared table), the GPU queue drained before each measurement so that only the
@@ -15,12 +15,14 @@
   and inside the functions they call (`rope_qkv_triton`, `rope_qkv_bwd_triton`, `_launch`, `_blocks`), each wrapped
   by a timer (a few tenths of a µs each): the backward runs on autograd's device thread, out of reach of a Python
   profiler on the main one. The chain's wall time minus these is autograd's and the caller's.
-- `pct`: one PCT training step per kind (1,024 points, batch 32, bfloat16 autocast, fused AdamW, the model's
-  defaults): median wall ms, GPU kernel ms per step (torch profiler) and, for none and gridpe, the host's busiest
-  operations (self CPU µs per step).
+- `vit32`, `pct`: training steps of ViT-S at 32 px (patch 4, batch 512) and PCT (1,024 points, batch 32) for every
+  kind, in the user's loop (the model's defaults, bfloat16 autocast, fused AdamW): the kinds take turns over `--rounds`
+  rounds of `--steps` steps, so that drift of a host-bound step hits them alike; `rate` is the median samples/s,
+  `ratio` the median over rounds of the rate over none's in the same round. Then 5 steps of each under the torch
+  profiler: wall ms, GPU kernel ms per step and the host's busiest operations (self CPU µs per step).
 
 Usage (GPU): python tools/gpu/gpu_bench_host.py --out host.json
-       python tools/gpu/gpu_bench_host.py --device cpu --n 3 --batch 2 --pct-batch 2 --pct-points 256
+       python tools/gpu/gpu_bench_host.py --device cpu --n 3 --batch 2 --small --steps 1 --rounds 2
              (a dry run of every path on the CPU: its times mean nothing)
 """
 import argparse, json, platform, statistics, time
@@ -28,6 +30,9 @@ import torch, torch.nn.functional as F
 from gridpe import fused
 from gridpe.fused import rope_qkv, rope_qkv_op, check_rope_qkv, rope_qkv_triton, rope_qkv_bwd_triton
 from gridpe.pct import pct
+from gridpe.vit import vit_small
+
+KINDS = ('none', 'rope_axial', 'rope_mixed', 'gridpe')
 
 def host_us(f, n:int, sync)->float:
     "Median wall µs of f() over n calls (after 10 untimed), the device queue drained before each."
@@ -58,7 +63,8 @@ def call_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)
         with torch.no_grad(): res[f'{name}fwd'] = host_us(lambda: f(x0, c, s, n_prefix), n, sync)
         res[f'{name}fwd_bwd_1'] = host_us(lambda: chain(f, 1, c, s), n, sync)
         res[f'{name}fwd_bwd_{depth}'] = host_us(lambda: chain(f, depth, c, s), max(n // 4, 3), sync) / depth
-        if name != 'copy_': res[f'{name}fwd_bwd_{depth}_table'] = host_us(lambda: chain(f, depth, ct, st), max(n // 4, 3), sync) / depth
+        if name != 'copy_':
+            res[f'{name}fwd_bwd_{depth}_table'] = host_us(lambda: chain(f, depth, ct, st), max(n // 4, 3), sync) / depth
     return res
 
 def parts_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1)->dict:
@@ -81,7 +87,8 @@ def parts_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1)->dict:
 def inside_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)->dict:
     "The `inside_us` entries: wall µs per call inside the Function and the functions it calls, over a 12-call chain."
     names = {'forward': (fused.RopeQKV, 'forward', True), 'backward': (fused.RopeQKV, 'backward', True),
-             'rope_qkv_triton': (fused, 'rope_qkv_triton', False), 'rope_qkv_bwd_triton': (fused, 'rope_qkv_bwd_triton', False),
+             'rope_qkv_triton': (fused, 'rope_qkv_triton', False),
+             'rope_qkv_bwd_triton': (fused, 'rope_qkv_bwd_triton', False),
              '_launch': (fused, '_launch', False), '_blocks': (fused, '_blocks', False)}
     tot, saved = dict.fromkeys(names, 0.), {}
     def timed(name, f):
@@ -111,47 +118,75 @@ def inside_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=1
         for name, (owner, attr, _) in names.items(): setattr(owner, attr, saved[name])
     return dict(chain_wall=wall / n / depth * 1e6, **{k: v / n / depth * 1e6 for k, v in tot.items()})
 
-def pct_step(dev:str, kinds, steps:int, sync, B=32, n_points=1024)->dict:
-    "The `pct` entries: wall ms, GPU kernel ms and (none, gridpe) the host's busiest operations per training step."
+def models(dev:str, which:str, kinds, small:bool=False):
+    "(kind, model, x, y) of one table: 'vit32' (ViT-S, 32 px, patch 4, batch 512) or 'pct' (1,024 points, batch 32)."
+    B = 2 if small else None
+    if which == 'vit32':
+        x, y = torch.randn(B or 512, 3, 32, 32, device=dev), torch.randint(0, 10, (B or 512,), device=dev)
+        make = lambda k: vit_small(n_classes=10, pe=k, img_size=32, patch_size=4)
+    else:
+        n = 128 if small else 1024
+        x, y = F.normalize(torch.randn(B or 32, n, 3, device=dev), dim=-1), torch.randint(0, 40, (B or 32,), device=dev)
+        make = lambda k: pct(n_classes=40, pe=k)
+    for k in kinds: torch.manual_seed(0); yield k, make(k).to(dev).train(), x, y
+
+def train_rounds(dev:str, which:str, kinds, steps:int, rounds:int, sync, small:bool=False)->dict:
+    "Training rate of every kind, the kinds taking turns over `rounds` (drift hits them alike), and a profile of each."
     from torch.profiler import profile, ProfilerActivity
-    xyz, y = F.normalize(torch.randn(B, n_points, 3, device=dev), dim=-1), torch.randint(0, 40, (B,), device=dev)
-    res = {}
-    for kind in kinds:
-        torch.manual_seed(0); m = pct(n_classes=40, pe=kind).to(dev).train()
+    fns = {}
+    for kind, m, x, y in models(dev, which, kinds, small):
         opt = torch.optim.AdamW(m.parameters(), lr=1e-4, fused=dev == 'cuda')
-        def step():
-            with torch.autocast(dev, torch.bfloat16): loss = F.cross_entropy(m(xyz), y)
+        def step(m=m, opt=opt, x=x, y=y):
+            with torch.autocast(dev, torch.bfloat16): loss = F.cross_entropy(m(x), y)
             loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
         for _ in range(3): step()
-        sync(); ts = []
-        for _ in range(steps): t = time.perf_counter(); step(); sync(); ts.append(time.perf_counter() - t)
+        fns[kind] = (step, len(x))
+    rates = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, (step, bs) in fns.items():
+            sync(); t = time.perf_counter()
+            for _ in range(steps): step()
+            sync(); rates[k].append(steps * bs / (time.perf_counter() - t))
+    res = {}
+    for k, (step, _) in fns.items():
         acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev == 'cuda' else [])
+        sync(); t = time.perf_counter()
         with profile(activities=acts) as p:
             for _ in range(5): step()
             sync()
         ev = p.key_averages()
-        gpu = sum(e.device_time_total for e in ev if e.device_type.name == 'CUDA')          # the kernels' time, µs
-        r = dict(wall_ms=statistics.median(ts) * 1e3, gpu_kernel_ms=gpu / 5 / 1e3)
-        if kind in ('none', 'gridpe'):
-            r['host_top_us'] = {e.key[:60]: round(e.self_cpu_time_total / 5, 1) for e in sorted(ev, key=lambda e: -e.self_cpu_time_total)[:12]}
-        res[kind] = r; print(kind, {k: v for k, v in r.items() if k != 'host_top_us'}, flush=True)
+        res[k] = dict(rate=statistics.median(rates[k]), rates=rates[k],
+                      # over the first kind's rate of the same round
+                      ratio=statistics.median(r / b for r, b in zip(rates[k], rates[kinds[0]])),
+                      profiled_wall_ms=(time.perf_counter() - t) / 5 * 1e3,
+                      gpu_kernel_ms=sum(e.device_time_total for e in ev if e.device_type.name == 'CUDA') / 5 / 1e3,
+                      host_top_us={e.key[:60]: round(e.self_cpu_time_total / 5, 1)
+                                   for e in sorted(ev, key=lambda e: -e.self_cpu_time_total)[:12]})
+        print(which, k, {n: round(v, 3) if isinstance(v, float) else v for n, v in res[k].items()
+                         if n != 'host_top_us'}, flush=True)
     return res
 
 if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--out'); ap.add_argument('--device', default='cuda'); ap.add_argument('--n', type=int, default=200)
     ap.add_argument('--batch', type=int, default=256, help="the rotary call's batch")
-    ap.add_argument('--pct-batch', type=int, default=32); ap.add_argument('--pct-points', type=int, default=1024)
-    ap.add_argument('--parts', default='call,parts,inside,pct', help='comma-separated: call, parts, inside, pct')
+    ap.add_argument('--steps', type=int, default=20, help='training steps a round')
+    ap.add_argument('--rounds', type=int, default=5, help='rounds of the training steps')
+    ap.add_argument('--small', action='store_true', help='batch 2 (and 128 points) in the training steps: a dry run')
+    ap.add_argument('--parts', default='call,parts,inside,vit32,pct', help='comma-separated parts to run')
     a = ap.parse_args(); dev = a.device
     sync = torch.cuda.synchronize if dev == 'cuda' else (lambda: None)
-    res = dict(card=torch.cuda.get_device_name() if dev == 'cuda' else platform.processor() or 'cpu', torch=torch.__version__,
-               date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), source='tools/gpu/gpu_bench_host.py', n=a.n, batch=a.batch,
-               pct_batch=a.pct_batch, pct_points=a.pct_points)
+    res = dict(card=torch.cuda.get_device_name() if dev == 'cuda' else platform.processor() or 'cpu',
+               torch=torch.__version__, date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+               source='tools/gpu/gpu_bench_host.py', n=a.n, batch=a.batch,
+               steps=a.steps, rounds=a.rounds, small=a.small)
     parts = a.parts.split(',')
-    if 'call' in parts: res['call_us'] = call_us(dev, a.n, sync, B=a.batch); print({k: round(v, 1) for k, v in res['call_us'].items()}, flush=True)
+    if 'call' in parts:
+        res['call_us'] = call_us(dev, a.n, sync, B=a.batch); print({k: round(v, 1) for k, v in res['call_us'].items()})
     if 'parts' in parts: res['parts_us'] = parts_us(dev, a.n, sync, B=a.batch); print(res['parts_us'], flush=True)
-    if 'inside' in parts: res['inside_us'] = inside_us(dev, max(a.n // 4, 3), sync, B=a.batch); print(res['inside_us'], flush=True)
-    if 'pct' in parts: res['pct'] = pct_step(dev, ('none', 'rope_axial', 'rope_mixed', 'gridpe'), max(a.n // 10, 3), sync,
-                                      a.pct_batch, a.pct_points)
+    if 'inside' in parts: res['inside_us'] = inside_us(dev, max(a.n // 4, 3), sync, B=a.batch); print(res['inside_us'])
+    for which in ('vit32', 'pct'):
+        if which in parts: res[which] = train_rounds(dev, which, KINDS, a.steps, a.rounds, sync, a.small)
+    print('ratios over none:', {w: {k: round(r['ratio'], 3) for k, r in res[w].items()} for w in ('vit32', 'pct')
+                                if w in res})
     if a.out: open(a.out, 'w').write(json.dumps(res, indent=1) + '\n')
