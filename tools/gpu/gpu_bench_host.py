@@ -3,12 +3,13 @@
 
 - `call_us`: median wall µs per `rope_qkv` call on one ViT-S block's tensors at 224 px (qkv output (256, 197, 3, 6, 64)
   in bfloat16, one CLS token, a batch-shared table), the GPU queue drained before each measurement so that only the
-  host's work is timed. `fwd`: a forward call. `fwd_bwd_1`: forward and backward of one call (`torch.autograd.grad`, so
-  no gradient is accumulated into a leaf). `fwd_bwd_12`: per call, 12 chained calls and one backward, as a 12-block
-  step pays it. `*_table`: the same with the table's gradients (learnable tables, RoPE-Mixed). `op_*`: the same calls
-  through the `torch.library` op (`gridpe::rope_qkv`) instead of the autograd Function. Each has a `copy_*` twin: a
-  plain strided copy of the same tensors into the same layout (one kernel each way), whose difference from the rotary
-  call is the rotary call's own host cost above what any autograd op pays.
+  host's work is timed. `fwd`: a forward call without gradients; `fwd_grad`: with them (autograd's node built).
+  `fwd_bwd_1`: forward and backward of one call (`torch.autograd.grad`, so no gradient is accumulated into a leaf).
+  `fwd_bwd_12`: per call, 12 chained calls and one backward, as a 12-block step pays it. `*_table`: the same with the
+  table's gradients (learnable tables, RoPE-Mixed). `op_*`: the same calls through the `torch.library` op
+  (`gridpe::rope_qkv`) instead of the autograd Function. Each has a `copy_*` twin: an autograd Function copying the
+  same tensors into the same layout, one kernel each way, whose difference from the rotary call is the rotary call's
+  own host cost above what any autograd op pays.
 - `parts_us`: the pieces of one call, each timed alone the same way: the shape checks, the table conversion, the
   output allocation, the forward and backward kernel launches (`rope_qkv_triton`, `rope_qkv_bwd_triton`).
 - `inside_us`: per call of the 12-call chain, the wall µs spent inside the autograd Function's forward and backward
@@ -19,7 +20,8 @@
   kind, in the user's loop (the model's defaults, bfloat16 autocast, fused AdamW): the kinds take turns over `--rounds`
   rounds of `--steps` steps, so that drift of a host-bound step hits them alike; `rate` is the median samples/s,
   `ratio` the median over rounds of the rate over none's in the same round. Then 5 steps of each under the torch
-  profiler: wall ms, GPU kernel ms per step and the host's busiest operations (self CPU µs per step).
+  profiler: wall ms, GPU ms per step (kernels, copies and sets; `gpu_events` counts them, 0 if the profiler saw no
+  GPU) and the host's busiest operations (self CPU µs per step).
 
 Usage (GPU): python tools/gpu/gpu_bench_host.py --out host.json
        python tools/gpu/gpu_bench_host.py --device cpu --n 3 --batch 2 --small --steps 1 --rounds 2
@@ -41,9 +43,17 @@ def host_us(f, n:int, sync)->float:
         sync(); t = time.perf_counter(); f(); ts.append(time.perf_counter() - t)
     return statistics.median(ts[10:]) * 1e6
 
-def copy_qkv(x, cos, sin, n_prefix=0, n_rot=2):
-    "The layout change of `rope_qkv` without the rotation: B, N, S, H, D → S, B, H, N, D (memory S, B, N, H, D)."
-    return x.permute(2, 0, 1, 3, 4).contiguous().transpose(2, 3)
+class CopyQKV(torch.autograd.Function):
+    "The layout change of `rope_qkv` without the rotation, one copy kernel each way: B, N, S, H, D → S, B, H, N, D."
+    @staticmethod
+    def forward(ctx, x): return x.new_empty(x.shape[2], x.shape[0], x.shape[1], *x.shape[3:]).copy_(
+        x.permute(2, 0, 1, 3, 4)).transpose(2, 3)                                   # memory S, B, N, H, D
+    @staticmethod
+    def backward(ctx, g): return g.new_empty(g.shape[1], g.shape[3], g.shape[0], g.shape[2], g.shape[4]).copy_(
+        g.permute(1, 3, 0, 2, 4))                                                    # B, N, S, H, D
+
+_copy = super(torch.autograd.Function, CopyQKV).apply                  # as fused.py applies RopeQKV
+def copy_qkv(x, cos, sin, n_prefix=0, n_rot=2): return _copy(x)
 
 def call_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)->dict:
     "The `call_us` entries: each call kind and its copy twin."
@@ -61,6 +71,7 @@ def call_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)
     res = {}
     for name, f in (('', rope_qkv), ('op_', op), ('copy_', copy_qkv)):
         with torch.no_grad(): res[f'{name}fwd'] = host_us(lambda: f(x0, c, s, n_prefix), n, sync)
+        res[f'{name}fwd_grad'] = host_us(lambda: f(x0, c, s, n_prefix), n, sync)     # building autograd's node too
         res[f'{name}fwd_bwd_1'] = host_us(lambda: chain(f, 1, c, s), n, sync)
         res[f'{name}fwd_bwd_{depth}'] = host_us(lambda: chain(f, depth, c, s), max(n // 4, 3), sync) / depth
         if name != 'copy_':
@@ -111,9 +122,8 @@ def inside_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=1
             torch.autograd.grad(y, x0, g)
         for _ in range(5): chain()
         for k in tot: tot[k] = 0.
-        sync(); t = time.perf_counter()
-        for _ in range(n): sync(); chain()
-        wall = time.perf_counter() - t
+        wall = 0.
+        for _ in range(n): sync(); t = time.perf_counter(); chain(); wall += time.perf_counter() - t
     finally:
         for name, (owner, attr, _) in names.items(): setattr(owner, attr, saved[name])
     return dict(chain_wall=wall / n / depth * 1e6, **{k: v / n / depth * 1e6 for k, v in tot.items()})
@@ -150,17 +160,18 @@ def train_rounds(dev:str, which:str, kinds, steps:int, rounds:int, sync, small:b
     res = {}
     for k, (step, _) in fns.items():
         acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev == 'cuda' else [])
-        sync(); t = time.perf_counter()
         with profile(activities=acts) as p:
+            sync(); t = time.perf_counter()
             for _ in range(5): step()
-            sync()
+            sync(); wall = time.perf_counter() - t
         ev = p.key_averages()
+        cuda = [e for e in ev if e.device_type.name == 'CUDA']                   # kernels, copies and sets on the GPU
         res[k] = dict(rate=statistics.median(rates[k]), rates=rates[k],
                       # over the first kind's rate of the same round
                       ratio=statistics.median(r / b for r, b in zip(rates[k], rates[kinds[0]])),
-                      profiled_wall_ms=(time.perf_counter() - t) / 5 * 1e3,
-                      gpu_kernel_ms=sum(e.device_time_total for e in ev if e.device_type.name == 'CUDA') / 5 / 1e3,
-                      host_top_us={e.key[:60]: round(e.self_cpu_time_total / 5, 1)
+                      profiled_wall_ms=wall / 5 * 1e3, gpu_ms=sum(e.device_time_total for e in cuda) / 5 / 1e3,
+                      gpu_events=len(cuda),                    # 0: the profiler saw no GPU work (CUPTI did not attach)
+                      host_top_us={e.key: round(e.self_cpu_time_total / 5, 1)
                                    for e in sorted(ev, key=lambda e: -e.self_cpu_time_total)[:12]})
         print(which, k, {n: round(v, 3) if isinstance(v, float) else v for n, v in res[k].items()
                          if n != 'host_top_us'}, flush=True)
