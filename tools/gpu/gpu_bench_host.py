@@ -55,34 +55,37 @@ class CopyQKV(torch.autograd.Function):
 _copy = super(torch.autograd.Function, CopyQKV).apply                  # as fused.py applies RopeQKV
 def copy_qkv(x, cos, sin, n_prefix=0, n_rot=2): return _copy(x)
 
-def call_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)->dict:
-    "The `call_us` entries: each call kind and its copy twin."
-    x0 = torch.randn(B, N, 3, H, D, device=dev, dtype=torch.bfloat16, requires_grad=True)
+def block_tensors(dev:str, B=256, N=197, H=6, D=64, n_prefix=1)->tuple:
+    "One ViT-S block's rotary call: qkv output x (B, N, 3, H, D, bf16, requiring grad), table c, s, output gradient g."
     th = torch.randn(1, H, N - n_prefix, D // 2, device=dev) * 3
-    c, s = th.cos(), th.sin()
+    return (torch.randn(B, N, 3, H, D, device=dev, dtype=torch.bfloat16, requires_grad=True), th.cos(), th.sin(),
+            torch.randn(3, B, H, N, D, device=dev, dtype=torch.bfloat16))
+
+def chain(f, x, c, s, g, n_prefix:int, k:int):
+    "k calls of f, each on the previous output read back as B, N, S, H, D, then one backward to x (and the table)."
+    y = f(x, c, s, n_prefix)
+    for _ in range(k - 1): y = f(y.permute(1, 3, 0, 2, 4), c, s, n_prefix)
+    torch.autograd.grad(y, [x] + [t for t in (c, s) if t.requires_grad], g)
+
+def call_us(dev:str, n:int, sync, B=256, n_prefix=1, depth=12)->dict:
+    "The `call_us` entries: each call kind and its copy twin."
+    x0, c, s, g = block_tensors(dev, B, n_prefix=n_prefix)
     ct, st = c.clone().requires_grad_(), s.clone().requires_grad_()
-    g = torch.randn(3, B, H, N, D, device=dev, dtype=torch.bfloat16)
     op = lambda x, c, s, p: rope_qkv_op(x, c, s, p, 2)
-    def chain(f, k, c, s):
-        "k calls, each on the previous output read back as B, N, S, H, D, then one backward to x0 (and the table)."
-        y = f(x0, c, s, n_prefix)
-        for _ in range(k - 1): y = f(y.permute(1, 3, 0, 2, 4), c, s, n_prefix)
-        torch.autograd.grad(y, [x0] + [t for t in (c, s) if t.requires_grad], g)
     res = {}
     for name, f in (('', rope_qkv), ('op_', op), ('copy_', copy_qkv)):
         with torch.no_grad(): res[f'{name}fwd'] = host_us(lambda: f(x0, c, s, n_prefix), n, sync)
         res[f'{name}fwd_grad'] = host_us(lambda: f(x0, c, s, n_prefix), n, sync)     # building autograd's node too
-        res[f'{name}fwd_bwd_1'] = host_us(lambda: chain(f, 1, c, s), n, sync)
-        res[f'{name}fwd_bwd_{depth}'] = host_us(lambda: chain(f, depth, c, s), max(n // 4, 3), sync) / depth
-        if name != 'copy_':
-            res[f'{name}fwd_bwd_{depth}_table'] = host_us(lambda: chain(f, depth, ct, st), max(n // 4, 3), sync) / depth
+        res[f'{name}fwd_bwd_1'] = host_us(lambda: chain(f, x0, c, s, g, n_prefix, 1), n, sync)
+        deep = lambda c, s: host_us(lambda: chain(f, x0, c, s, g, n_prefix, depth), max(n // 4, 3), sync) / depth
+        res[f'{name}fwd_bwd_{depth}'] = deep(c, s)
+        if name != 'copy_': res[f'{name}fwd_bwd_{depth}_table'] = deep(ct, st)
     return res
 
-def parts_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1)->dict:
+def parts_us(dev:str, n:int, sync, B=256, n_prefix=1)->dict:
     "The `parts_us` entries: the pieces of one call."
-    x = torch.randn(B, N, 3, H, D, device=dev, dtype=torch.bfloat16)
-    th = torch.randn(1, H, N - n_prefix, D // 2, device=dev) * 3
-    c, s = th.cos(), th.sin()
+    x, c, s, _ = block_tensors(dev, B, n_prefix=n_prefix); x = x.detach()
+    _, N, _, H, D = x.shape
     res = dict(checks=host_us(lambda: check_rope_qkv(x, c, s, n_prefix, 2), n, sync),
                table_f32=host_us(lambda: (fused._f32(c), fused._f32(s)), n, sync),
                use_kernel=host_us(lambda: fused.use_kernel(x), n, sync),
@@ -95,7 +98,7 @@ def parts_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1)->dict:
                    compiled_launcher=None not in fused._compiled)
     return res
 
-def inside_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=12)->dict:
+def inside_us(dev:str, n:int, sync, B=256, n_prefix=1, depth=12)->dict:
     "The `inside_us` entries: wall µs per call inside the Function and the functions it calls, over a 12-call chain."
     names = {'forward': (fused.RopeQKV, 'forward', True), 'backward': (fused.RopeQKV, 'backward', True),
              'rope_qkv_triton': (fused, 'rope_qkv_triton', False),
@@ -113,17 +116,12 @@ def inside_us(dev:str, n:int, sync, B=256, N=197, H=6, D=64, n_prefix=1, depth=1
         f = saved[name].__func__ if static else saved[name]
         setattr(owner, attr, staticmethod(timed(name, f)) if static else timed(name, f))
     try:
-        x0 = torch.randn(B, N, 3, H, D, device=dev, dtype=torch.bfloat16, requires_grad=True)
-        th = torch.randn(1, H, N - n_prefix, D // 2, device=dev) * 3
-        c, s, g = th.cos(), th.sin(), torch.randn(3, B, H, N, D, device=dev, dtype=torch.bfloat16)
-        def chain():
-            y = rope_qkv(x0, c, s, n_prefix)
-            for _ in range(depth - 1): y = rope_qkv(y.permute(1, 3, 0, 2, 4), c, s, n_prefix)
-            torch.autograd.grad(y, x0, g)
-        for _ in range(5): chain()
+        x0, c, s, g = block_tensors(dev, B, n_prefix=n_prefix)
+        run = lambda: chain(rope_qkv, x0, c, s, g, n_prefix, depth)
+        for _ in range(5): run()
         for k in tot: tot[k] = 0.
         wall = 0.
-        for _ in range(n): sync(); t = time.perf_counter(); chain(); wall += time.perf_counter() - t
+        for _ in range(n): sync(); t = time.perf_counter(); run(); wall += time.perf_counter() - t
     finally:
         for name, (owner, attr, _) in names.items(): setattr(owner, attr, saved[name])
     return dict(chain_wall=wall / n / depth * 1e6, **{k: v / n / depth * 1e6 for k, v in tot.items()})
