@@ -100,13 +100,13 @@ if triton is not None:
 if triton is not None:
     @triton.jit
     def _rope_fwd_kernel(x_ptr, cos_ptr, sin_ptr, out_ptr, B, N, H, n_prefix, P,
-                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn,
+                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sos, sob, son, soh,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
                          SHARED:tl.constexpr, B_PER_PROG:tl.constexpr):
-        "x (B, N, S, H, D), any strides → out (S, B, N, H, D) contiguous, slots < N_ROT rotated by the table."
+        "x (B, N, S, H, D), any strides → out (S, B, N, H, D) by its strides, slots < N_ROT rotated by the table."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
-        x_off, o_off = n[:, None]*sxn + d[None, :]*sxd + h*sxh, n[:, None].to(tl.int64)*H*D + h*D + d[None, :]
+        x_off, o_off = n[:, None]*sxn + d[None, :]*sxd + h*sxh, n[:, None].to(tl.int64)*son + h*soh + d[None, :]
         for bi in range(B_PER_PROG):
             b = (tl.program_id(2)*B_PER_PROG + bi).to(tl.int64)
             m = io_mask & (b < B)
@@ -114,7 +114,7 @@ if triton is not None:
             for si in tl.static_range(S):
                 xt = tl.load(x_ptr + b*sxb + si*sxs + x_off, m)
                 if si < N_ROT: xt = _rotate(xt, c, s, BLOCK_N, BLOCK_D)
-                tl.store(out_ptr + (si*B + b)*N*H*D + o_off, xt.to(out_ptr.dtype.element_ty), m)
+                tl.store(out_ptr + b*sob + si*tl.cast(sos, tl.int64) + o_off, xt.to(out_ptr.dtype.element_ty), m)
 
 # %% ../nbs/02a_fused.ipynb #f022
 @functools.cache
@@ -137,13 +137,8 @@ def _blocks(B:int, N:int, H:int, D:int, # the shape
     return BN, BD, bpp, (triton.cdiv(N, BN), H, triton.cdiv(B, bpp))
 
 # %% ../nbs/02a_fused.ipynb #f022b
-_compiled = {}                                       # (kernel, device, specialisation) → Triton's compiled kernel
+_compiled = {}                        # (kernel, device, warps, constexprs, ints, dtypes, alignments) → compiled kernel
 _knobs = getattr(triton, 'knobs', None)
-
-def _spec(a)->tuple|int:
-    "What Triton specialises an argument on: a tensor's dtype and 16-byte alignment; an int's value class."
-    if isinstance(a, Tensor): return a.dtype, a.data_ptr() % 16 == 0
-    return (a == 1) + 2*(a % 16 == 0) + 4*(not -2**31 <= a < 2**31)
 
 def _hooks()->tuple:
     "Triton's launch enter and exit hooks, None where none is set (an empty hook chain costs a Python call per launch)."
@@ -151,40 +146,53 @@ def _hooks()->tuple:
     return tuple(None if h is None or getattr(h, 'calls', True) == [] else h
                  for h in (r.launch_enter_hook, r.launch_exit_hook))
 
-def _launch(kernel, grid:tuple, args:tuple, consts:tuple, num_warps:int, device:torch.device):
-    "Launch `kernel` on `grid` with the runtime `args` and then the constexprs `consts` (both in the kernel's order)."
+def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device):
+    "Launch `kernel` on `grid` with its tensor, int and constexpr arguments (each group in the kernel's order)."
     fast = device.type == 'cuda' and _knobs is not None and None not in _compiled
     if fast:
         if device.index != torch.cuda.current_device():
-            with torch.cuda.device(device.index): return _launch(kernel, grid, args, consts, num_warps, device)
-        key = (id(kernel), device.index, num_warps, consts, *map(_spec, args))
+            with torch.cuda.device(device.index): return _launch(kernel, grid, ptrs, ints, consts, num_warps, device)
+        key = (id(kernel), device.index, num_warps, consts, ints, *[(t.dtype, t.data_ptr() % 16 == 0) for t in ptrs])
         k = _compiled.get(key)
         if k is not None:
             stream, enter, leave = torch._C._cuda_getCurrentRawStream(device.index), *_hooks()
-            meta = None if enter is None else k.launch_metadata(grid, stream, *args, *consts)
-            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *args, *consts)
+            meta = None if enter is None else k.launch_metadata(grid, stream, *ptrs, *ints, *consts)
+            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *ptrs, *ints, *consts)
             except TypeError:                  # a launcher of another signature: Triton's path from now on
                 _compiled.clear(); _compiled[None] = k
-    k = kernel[grid](*args, **dict(zip(kernel.arg_names[len(args):], consts)), num_warps=num_warps)
-    if fast: _compiled[key] = k
+    k = kernel[grid](*ptrs, *ints, **dict(zip(kernel.arg_names[len(ptrs) + len(ints):], consts)), num_warps=num_warps)
+    if fast:
+        if len(_compiled) >= 4096: _compiled.clear()                # many shapes: start again rather than grow
+        _compiled[key] = k
+
 
 # %% ../nbs/02a_fused.ipynb #f023
+_plans = {}                           # (kernel, shapes, strides, settings, device) → (grid, ints, constexprs)
+
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
                     sin:Tensor, # same shape
                     n_prefix:int=0, # leading tokens copied
                     n_rot:int=2, # rotated slots
+                    keep_layout:bool=False, # write the output in x's layout (B, N, S, H, D), contiguous
                     num_warps:int=8, # warps per program
                     **kw, # block sizes for `_blocks`
-                   )->Tensor: # S, B, H, N, D, in memory S, B, N, H, D
+                   )->Tensor: # S, B, H, N, D, in memory S, B, N, H, D (or B, N, S, H, D)
     "Forward of `rope_qkv` by the Triton kernel (on any device Triton runs on, the interpreter included)."
     B, N, S, H, D = x.shape
-    out = x.new_empty(S, B, N, H, D)
-    BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
-    _launch(_rope_fwd_kernel, grid,
-            (x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3]),
-            (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp), num_warps, x.device)
-    return out.transpose(2, 3)
+    out = x.new_empty(B, N, S, H, D) if keep_layout else x.new_empty(S, B, N, H, D)
+    key = (0, x.shape, x.stride(), cos.shape, cos.stride(), n_prefix, n_rot, keep_layout, num_warps, x.device,
+           *kw.items())
+    if (plan := _plans.get(key)) is None:
+        if len(_plans) >= 4096: _plans.clear()
+        BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
+        so = out.stride()                                              # the output's S, B, N, H strides
+        plan = _plans[key] = (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3],
+                                     *((so[2], so[0], so[1], so[3]) if keep_layout else so[:4])),
+                              (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp))
+    _launch(_rope_fwd_kernel, plan[0], (x, cos, sin, out), plan[1], plan[2], num_warps, x.device)
+    return out.permute(2, 0, 3, 1, 4) if keep_layout else out.transpose(2, 3)
+
 
 # %% ../nbs/02a_fused.ipynb #f025
 if triton is not None:
@@ -234,13 +242,18 @@ def rope_qkv_bwd_triton(g:Tensor, # gradient of the output: S, B, H, N, D, any s
     S, B, H, N, D = y.shape
     gx = y.new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
-    # several samples a program only to sum a shared table
-    if not (table_grad and cos.shape[0] == 1): kw = {'b_per_prog': 1, **kw}
-    BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(y), **kw)
-    _launch(_rope_bwd_kernel, grid,
-            (g, y, cos, sin, gx, dc, ds, B, N, H, n_prefix, cos.shape[-1], *g.stride(), *y.stride(), *cos.stride()[:3]),
-            (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad), num_warps, y.device)
+    key = (1, g.shape, g.stride(), y.stride(), cos.shape, cos.stride(), n_prefix, n_rot, table_grad, num_warps,
+           y.device, *kw.items())
+    if (plan := _plans.get(key)) is None:
+        if len(_plans) >= 4096: _plans.clear()
+        # several samples a program only to sum a shared table
+        bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
+        BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(y), **bk)
+        plan = _plans[key] = (grid, (B, N, H, n_prefix, cos.shape[-1], *g.stride(), *y.stride(), *cos.stride()[:3]),
+                              (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad))
+    _launch(_rope_bwd_kernel, plan[0], (g, y, cos, sin, gx, dc, ds), plan[1], plan[2], num_warps, y.device)
     return (gx, dc, ds) if table_grad else (gx, cos.new_empty(0), sin.new_empty(0))
+
 
 # %% ../nbs/02a_fused.ipynb #f030
 def use_kernel(x:Tensor)->bool:
@@ -258,6 +271,7 @@ def _fwd_op(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->Tensor:
     BN, BD, bpp, grid = _blocks(B, N, H, D, _n_sm(x.device.index), b_per_prog=1)
     torch.library.wrap_triton(_rope_fwd_kernel)[grid](
         x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), cos.stride(0), cos.stride(1), cos.stride(2),
+        *out.stride()[:4],
         S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, num_warps=8)
     return out.transpose(2, 3)
 
@@ -302,8 +316,8 @@ rope_qkv_op.register_autograd(lambda ctx, g: _grads(ctx, g, rope_qkv_bwd_op), se
 class RopeQKV(torch.autograd.Function):
     "`rope_qkv` on the Triton kernels with eager autograd (the op serves `torch.compile`)."
     @staticmethod
-    def forward(ctx, x, cos, sin, n_prefix, n_rot):
-        y = rope_qkv_triton(x, cos, sin, n_prefix, n_rot)
+    def forward(ctx, x, cos, sin, n_prefix, n_rot, keep_layout=False):
+        y = rope_qkv_triton(x, cos, sin, n_prefix, n_rot, keep_layout)
         ctx.n_prefix, ctx.n_rot = n_prefix, n_rot
         ctx.save_for_backward(y, cos, sin)                       # the output, not x: attention keeps it anyway
         return y
@@ -313,7 +327,7 @@ class RopeQKV(torch.autograd.Function):
         y, cos, sin = ctx.saved_tensors
         tg = ctx.needs_input_grad[1] or ctx.needs_input_grad[2]
         gx, dc, ds = rope_qkv_bwd_triton(g, y, cos, sin, ctx.n_prefix, ctx.n_rot, tg)
-        return (gx, dc, ds, None, None) if tg else (gx, None, None, None, None)
+        return (gx, dc, ds, None, None, None) if tg else (gx, None, None, None, None, None)
 
 # %% ../nbs/02a_fused.ipynb #f039
 # inside torch.compile: 'torch' (eager function) or 'kernel' (Triton op)
@@ -328,13 +342,16 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
              sin:Tensor, # sines, same shape
              n_prefix:int=0, # leading tokens (CLS, registers) copied unrotated
              n_rot:int=2, # slots s < n_rot (q, k) are rotated, the others (v) copied
-            )->Tensor: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)` for attention
+             # give the result in x's shape and layout, (B, N, S, H, D) contiguous: a drop-in for x (timm's qkv)
+             keep_layout:bool=False,
+            )->Tensor: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)`; keep_layout: x's shape
     "Rotate q and k (eq. rotary) and lay q, k, v out as (S, B, H, N, D), in one pass."
     check_rope_qkv(x, cos, sin, n_prefix, n_rot)
     if torch.compiler.is_compiling():
-        if COMPILED_PATH == 'kernel' and use_kernel(x): return rope_qkv_op(x, _f32(cos), _f32(sin), n_prefix, n_rot)
-        return rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
-    if not use_kernel(x): return rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
-    # _apply: without Function.apply's Python wrapper
-    apply = RopeQKV.apply if torch._C._are_functorch_transforms_active() else _apply
-    return apply(x, _f32(cos), _f32(sin), n_prefix, n_rot)
+        y = (rope_qkv_op(x, _f32(cos), _f32(sin), n_prefix, n_rot) if COMPILED_PATH == 'kernel' and use_kernel(x)
+             else rope_qkv_eager(x, cos, sin, n_prefix, n_rot))
+    elif not use_kernel(x): y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
+    else:       # _apply: without Function.apply's Python wrapper
+        apply = RopeQKV.apply if torch._C._are_functorch_transforms_active() else _apply
+        y = apply(x, _f32(cos), _f32(sin), n_prefix, n_rot, keep_layout)
+    return y.permute(1, 3, 0, 2, 4) if keep_layout else y

@@ -26,7 +26,7 @@ def make_dynamic(model:nn.Module, # a timm VisionTransformer
 
 # %% ../nbs/09_timm_rope.ipynb #12666ff6
 class TimmPE(nn.Module):
-    "A timm ViT's positional embedding and its hooks: `embed` on the patch embedding, `rotate` on `q_norm`/`k_norm`."
+    "A timm ViT's positional embedding and its hooks: `embed` on the patch embedding, `rotate_qkv` or `rotate`."
     def __init__(self, pe:nn.Module, # a `make_pe` embedding for 2-D positions
                  n_prefix:int, # leading tokens left unrotated (timm's `num_prefix_tokens`)
                 ):
@@ -42,11 +42,20 @@ class TimmPE(nn.Module):
         tok, self.table = self.pe.encode(x.reshape(B, h*w, C), grid_positions(h, w, device=x.device), (h, w))
         return tok.view(B, h, w, C)
 
-    def rotate(self, module:nn.Module, args:tuple, t:Tensor)->Tensor:
-        "Forward hook of `q_norm`/`k_norm`: the queries or keys (B, H, N, D), spatial tokens rotated by the table."
+    def _table(self)->tuple[Tensor, Tensor]:
         if self.table is None:
             raise RuntimeError("no rotary table: run the model itself (its patch embedding computes the table)")
-        return rope_qkv(t.transpose(1, 2)[:, :, None], *self.table, self.n_prefix, 1)[0]  # B, N, 1, H, D → B, H, N, D
+        return self.table
+
+    def rotate_qkv(self, module:nn.Module, args:tuple, qkv:Tensor)->Tensor:
+        "Forward hook of `qkv` (no QK norm): its output (B, N, 3·C) with q and k of the spatial tokens rotated."
+        (B, N, C3), H = qkv.shape, self._table()[0].shape[-3]
+        x = qkv.view(B, N, 3, H, C3 // (3*H))                                   # B, N, 3, H, D: timm's own view
+        return rope_qkv(x, *self.table, self.n_prefix, 2, keep_layout=True).reshape(B, N, C3)
+
+    def rotate(self, module:nn.Module, args:tuple, t:Tensor)->Tensor:
+        "Forward hook of `q_norm`/`k_norm`: the queries or keys (B, H, N, D), spatial tokens rotated by the table."
+        return rope_qkv(t.transpose(1, 2)[:, :, None], *self._table(), self.n_prefix, 1)[0]   # via B, N, 1, H, D
 
     def __getstate__(self): return {**self.__dict__, 'table': None}
     def extra_repr(self): return f"n_prefix={self.n_prefix}"
@@ -85,7 +94,11 @@ def gridpe_timm(model:nn.Module, # a timm VisionTransformer, e.g. from `timm.cre
     model.gridpe = TimmPE(pe, model.num_prefix_tokens)
     model.patch_embed.register_forward_hook(model.gridpe.embed)
     if isinstance(pe, RotaryPE):
+        from timm.layers import Attention
         for a in (b.attn for b in model.blocks):
-            for norm in {id(n): n for n in (a.q_norm, a.k_norm)}.values():
-                norm.register_forward_hook(model.gridpe.rotate)
+            if type(a) is Attention and isinstance(a.q_norm, nn.Identity) and isinstance(a.k_norm, nn.Identity):
+                a.qkv.register_forward_hook(model.gridpe.rotate_qkv)          # q and k in one pass, as our ViT does
+            else:
+                for norm in {id(n): n for n in (a.q_norm, a.k_norm)}.values():
+                    norm.register_forward_hook(model.gridpe.rotate)
     return model
