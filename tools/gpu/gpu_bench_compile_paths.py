@@ -1,0 +1,50 @@
+"""Compiled ViT-S training rate with rope_qkv's compile paths (`gridpe.fused.COMPILED_PATH`), the models taking turns.
+
+    python tools/gpu/gpu_bench_compile_paths.py torch,extern [224,32]   → $OUT/compile_paths.json (or ./)
+
+For each size: none, and GridPE and RoPE-Mixed under each path, each `torch.compile(model)`-d in the user's loop (the
+model's defaults, bfloat16 autocast, fused AdamW), then ROUNDS rounds of STEPS steps taking turns; `ratio` is the median
+over rounds of the rate over none's in the same round. dynamo is reset between sizes (a second size would otherwise be
+compiled with dynamic shapes)."""
+import json, os, statistics, sys, time, traceback
+import torch, torch.nn.functional as F
+from gridpe import fused
+from gridpe.vit import vit_small
+STEPS, ROUNDS = 10, 5
+def make_step(kind, path, size, bs, ncls, patch):
+    torch.manual_seed(0); m = vit_small(n_classes=ncls, pe=kind, img_size=size, patch_size=patch).cuda().train()
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-4, fused=True); cm = torch.compile(m)
+    x, y = torch.randn(bs, 3, size, size, device='cuda'), torch.randint(0, ncls, (bs,), device='cuda')
+    def step():
+        fused.COMPILED_PATH = path                       # the guard dynamo keeps on it holds
+        with torch.autocast('cuda', torch.bfloat16): loss = F.cross_entropy(cm(x), y)
+        loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
+    for _ in range(5): step()
+    return step, bs
+out = {}
+paths = sys.argv[1].split(',')
+SIZES = {224: (256, 1000, 16), 32: (512, 10, 4)}
+for size in map(int, (sys.argv[2] if len(sys.argv) > 2 else '224,32').split(',')):
+    (bs, ncls, patch), _ = SIZES[size], torch._dynamo.reset()
+    runs = [('none', 'torch')] + [(k, p) for k in ('gridpe', 'rope_mixed') for p in paths]
+    steps = {}
+    for k, p in runs:
+        t0 = time.time()
+        try: steps[f'{k}/{p}'] = make_step(k, p, size, bs, ncls, patch)
+        except Exception as e: print(size, k, p, 'FAILED', repr(e)[:200]); traceback.print_exc(limit=3)
+        print(size, k, p, 'compiled in', round(time.time() - t0), 's', flush=True)
+    rates = {k: [] for k in steps}
+    for _ in range(ROUNDS):
+        for k, (st, b) in steps.items():
+            a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda.synchronize(); a.record()
+            for _ in range(STEPS): st()
+            e.record(); torch.cuda.synchronize(); rates[k].append(STEPS * b / a.elapsed_time(e) * 1e3)
+    ref = rates['none/torch']
+    for k, r in rates.items():
+        out[f'{size}/{k}'] = dict(rate=statistics.median(r), ratio=statistics.median(a / b for a, b in zip(r, ref)), rounds=r)
+        print(size, k, f"ratio {out[f'{size}/{k}']['ratio']:.3f}", [round(v) for v in r], flush=True)
+    del steps; torch.cuda.empty_cache()
+    meta = dict(card=torch.cuda.get_device_name(), torch=torch.__version__, steps=STEPS, rounds=ROUNDS,
+                date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), source='tools/gpu/gpu_bench_compile_paths.py')
+    json.dump(dict(meta, results=out), open(os.environ.get('OUT', '.') + '/compile_paths.json', 'w'), indent=1)
