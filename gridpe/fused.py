@@ -374,7 +374,7 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
              n_rot:int=2, # slots s < n_rot (q, k) are rotated, the others (v) copied
              # give the result in x's shape and layout, (B, N, S, H, D) contiguous: a drop-in for x (timm's qkv)
              keep_layout:bool=False,
-            )->Tensor: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)`; keep_layout: x's shape
+            )->Tensor: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)`
     "Rotate q and k (eq. rotary) and lay q, k, v out as (S, B, H, N, D), in one pass."
     check_rope_qkv(x, cos, sin, n_prefix, n_rot)
     if torch.compiler.is_compiling():
