@@ -170,21 +170,28 @@ def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:
 # %% ../nbs/02a_fused.ipynb #f023
 _plans = {}                           # (kernel, shapes, strides, settings, device) → (grid, ints, constexprs)
 
+def _check_table(cos:Tensor, sin:Tensor):
+    "A ValueError unless the kernels can read the table: sin laid out as cos, pairs contiguous (`rope_qkv` ensures it)."
+    if sin.stride() != cos.stride() or cos.stride(-1) != 1:
+        raise ValueError(f"the kernels read cos and sin with one set of strides, the last 1: got {cos.stride()} and "
+                         f"{sin.stride()}; pass contiguous tables (rope_qkv converts them)")
+
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
                     sin:Tensor, # same shape
                     n_prefix:int=0, # leading tokens copied
                     n_rot:int=2, # rotated slots
-                    keep_layout:bool=False, # write the output in x's layout (B, N, S, H, D), contiguous
+                    keep_layout:bool=False, # write the output as (B, N, S, H, D), contiguous
                     num_warps:int=8, # warps per program
                     **kw, # block sizes for `_blocks`
                    )->Tensor: # S, B, H, N, D, in memory S, B, N, H, D (or B, N, S, H, D)
     "Forward of `rope_qkv` by the Triton kernel (on any device Triton runs on, the interpreter included)."
     B, N, S, H, D = x.shape
     out = x.new_empty(B, N, S, H, D) if keep_layout else x.new_empty(S, B, N, H, D)
-    key = (0, x.shape, x.stride(), cos.shape, cos.stride(), n_prefix, n_rot, keep_layout, num_warps, x.device,
-           *kw.items())
+    key = (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, keep_layout, num_warps,
+           x.device, *kw.items())
     if (plan := _plans.get(key)) is None:
+        _check_table(cos, sin)
         if len(_plans) >= 4096: _plans.clear()
         BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
         so = out.stride()                                              # the output's S, B, N, H strides
@@ -213,11 +220,11 @@ if triton is not None:
             m = io_mask & (b < B)
             if not SHARED: c, s = _load_table(cos_ptr + b*stb, sin_ptr + b*stb, t_off, rot)
             for si in tl.static_range(S):
-                gt = tl.load(g_ptr + b*sgb + si*sgs + g_off, m)
+                gt = tl.load(g_ptr + b*sgb + si*tl.cast(sgs, tl.int64) + g_off, m)
                 if si < N_ROT:
                     if TABLE_GRAD:
                         g1, g2 = tl.split(tl.reshape(gt.to(tl.float32), (BLOCK_N, BLOCK_D // 2, 2)))
-                        yt = tl.load(y_ptr + b*syb + si*sys + y_off, m)
+                        yt = tl.load(y_ptr + b*syb + si*tl.cast(sys, tl.int64) + y_off, m)
                         x1, x2 = tl.split(tl.reshape(_rotate(yt, c, -s, BLOCK_N, BLOCK_D), (BLOCK_N, BLOCK_D // 2, 2)))
                         dc += g1*x1 + g2*x2
                         ds += g2*x1 - g1*x2
@@ -243,9 +250,10 @@ def rope_qkv_bwd_triton(g:Tensor, # gradient of the output: S, B, H, N, D, any s
     S, B, H, N, D = y.shape
     gx = y.new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
-    key = (1, g.shape, g.stride(), y.stride(), cos.shape, cos.stride(), n_prefix, n_rot, table_grad, num_warps,
-           y.device, *kw.items())
+    key = (1, g.shape, g.stride(), y.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, table_grad,
+           num_warps, y.device, *kw.items())
     if (plan := _plans.get(key)) is None:
+        _check_table(cos, sin)
         if len(_plans) >= 4096: _plans.clear()
         # several samples a program only to sum a shared table
         bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
@@ -333,14 +341,15 @@ class RopeQKV(torch.autograd.Function):
 # %% ../nbs/02a_fused.ipynb #f035c
 def _fwd_extern(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->Tensor:
     "Forward of `rope_qkv` as an opaque op: the Triton launcher, else the eager function in the kernel's layout."
-    if use_kernel(x): return rope_qkv_triton(x, cos, sin, n_prefix, n_rot)
+    if use_kernel(x): return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot)
     return rope_qkv_eager(x, cos, sin, n_prefix, n_rot).transpose(2, 3).contiguous().transpose(2, 3)
 
 def _bwd_extern(g:Tensor, y:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
                 table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` as an opaque op: (grad_x, grad_cos, grad_sin) by the Triton launcher, else eagerly."
-    if use_kernel(y): return rope_qkv_bwd_triton(g, y, cos, sin, n_prefix, n_rot, table_grad)
-    return rope_qkv_bwd_eager(g, y, cos, sin, n_prefix, n_rot, table_grad)
+    if use_kernel(y): return rope_qkv_bwd_triton(g, y, _f32(cos), _f32(sin), n_prefix, n_rot, table_grad)
+    gx, dc, ds = rope_qkv_bwd_eager(g, y, cos, sin, n_prefix, n_rot, table_grad)
+    return gx, dc.contiguous(), ds.contiguous()                      # as the fake gives them
 
 rope_qkv_extern = torch.library.custom_op("gridpe::rope_qkv_extern", mutates_args=())(_fwd_extern)
 rope_qkv_bwd_extern = torch.library.custom_op("gridpe::rope_qkv_bwd_extern", mutates_args=())(_bwd_extern)
@@ -353,8 +362,8 @@ def _(x, cos, sin, n_prefix, n_rot):
 @rope_qkv_bwd_extern.register_fake
 def _(g, y, cos, sin, n_prefix, n_rot, table_grad):
     S, B, H, N, D = y.shape
-    dt = (torch.empty_like(cos), torch.empty_like(sin)) if table_grad else (cos.new_empty(0), sin.new_empty(0))
-    return y.new_empty(B, N, S, H, D), *dt
+    like = lambda t: t.new_empty(t.shape if table_grad else 0, dtype=torch.float32 if use_kernel(y) else t.dtype)
+    return y.new_empty(B, N, S, H, D), like(cos), like(sin)
 
 rope_qkv_extern.register_autograd(lambda ctx, g: _grads(ctx, g, rope_qkv_bwd_extern), setup_context=_setup_context)
 
@@ -372,7 +381,7 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
              sin:Tensor, # sines, same shape
              n_prefix:int=0, # leading tokens (CLS, registers) copied unrotated
              n_rot:int=2, # slots s < n_rot (q, k) are rotated, the others (v) copied
-             # give the result in x's shape and layout, (B, N, S, H, D) contiguous: a drop-in for x (timm's qkv)
+             # give the result in x's shape (B, N, S, H, D), contiguous from the kernels: a drop-in for x (timm's qkv)
              keep_layout:bool=False,
             )->Tensor: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)`
     "Rotate q and k (eq. rotary) and lay q, k, v out as (S, B, H, N, D), in one pass."

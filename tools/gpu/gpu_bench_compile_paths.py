@@ -2,6 +2,8 @@
 
     python tools/gpu/gpu_bench_compile_paths.py torch,extern [224,32]   → $OUT/compile_paths.json (or ./)
 
+The file keeps one entry per size (`runs`); a run adds or replaces its sizes'.
+
 For each size: none, and GridPE and RoPE-Mixed under each path, each `torch.compile(model)`-d in the user's loop (the
 model's defaults, bfloat16 autocast, fused AdamW), then ROUNDS rounds of STEPS steps taking turns; `ratio` is the median
 over rounds of the rate over none's in the same round. dynamo is reset between sizes (a second size would otherwise be
@@ -11,6 +13,7 @@ import torch, torch.nn.functional as F
 from gridpe import fused
 from gridpe.vit import vit_small
 STEPS, ROUNDS = 10, 5
+SOURCE = 'tools/gpu/gpu_bench_compile_paths.py'
 def make_step(kind, path, size, bs, ncls, patch):
     torch.manual_seed(0); m = vit_small(n_classes=ncls, pe=kind, img_size=size, patch_size=patch).cuda().train()
     opt = torch.optim.AdamW(m.parameters(), lr=1e-4, fused=True); cm = torch.compile(m)
@@ -42,9 +45,14 @@ for size in map(int, (sys.argv[2] if len(sys.argv) > 2 else '224,32').split(',')
             e.record(); torch.cuda.synchronize(); rates[k].append(STEPS * b / a.elapsed_time(e) * 1e3)
     ref = rates['none/torch']
     for k, r in rates.items():
-        out[f'{size}/{k}'] = dict(rate=statistics.median(r), ratio=statistics.median(a / b for a, b in zip(r, ref)), rounds=r)
+        ratio = statistics.median(a / b for a, b in zip(r, ref))
+        out[f'{size}/{k}'] = dict(rate=statistics.median(r), ratio=ratio, rounds=r)
         print(size, k, f"ratio {out[f'{size}/{k}']['ratio']:.3f}", [round(v) for v in r], flush=True)
     del steps; torch.cuda.empty_cache()
-    meta = dict(card=torch.cuda.get_device_name(), torch=torch.__version__, steps=STEPS, rounds=ROUNDS,
-                date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()), source='tools/gpu/gpu_bench_compile_paths.py')
-    json.dump(dict(meta, results=out), open(os.environ.get('OUT', '.') + '/compile_paths.json', 'w'), indent=1)
+    dest = os.environ.get('OUT', '.') + '/compile_paths.json'     # one entry per size, kept across runs
+    card, date = torch.cuda.get_device_name(), time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+    doc = json.load(open(dest)) if os.path.exists(dest) else dict(
+        card=card, torch=torch.__version__, steps=STEPS, rounds=ROUNDS, source=SOURCE, runs=[])
+    run = dict(size=size, card=card, date=date, results={k: v for k, v in out.items() if k.startswith(f'{size}/')})
+    doc['runs'] = [r for r in doc['runs'] if r['size'] != size] + [run]
+    json.dump(doc, open(dest, 'w'), indent=1)
