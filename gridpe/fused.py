@@ -176,6 +176,14 @@ def _check_table(cos:Tensor, sin:Tensor):
         raise ValueError(f"the kernels read cos and sin with one set of strides, the last 1: got {cos.stride()} and "
                          f"{sin.stride()}; pass contiguous tables (rope_qkv converts them)")
 
+def _plan(key:tuple, cos:Tensor, sin:Tensor, make)->tuple:
+    "The launch plan (grid, ints, constexprs) of `key`: made by `make()` once, the table checked then; bounded."
+    if (plan := _plans.get(key)) is None:
+        _check_table(cos, sin)
+        if len(_plans) >= 4096: _plans.clear()
+        plan = _plans[key] = make()
+    return plan
+
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
                     sin:Tensor, # same shape
@@ -190,15 +198,14 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
     out = x.new_empty(B, N, S, H, D) if keep_layout else x.new_empty(S, B, N, H, D)
     key = (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, keep_layout, num_warps,
            x.device, *kw.items())
-    if (plan := _plans.get(key)) is None:
-        _check_table(cos, sin)
-        if len(_plans) >= 4096: _plans.clear()
+    def make():
         BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
         so = out.stride()                                              # the output's S, B, N, H strides
-        plan = _plans[key] = (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3],
-                                     *((so[2], so[0], so[1], so[3]) if keep_layout else so[:4])),
-                              (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp))
-    _launch(_rope_fwd_kernel, plan[0], (x, cos, sin, out), plan[1], plan[2], num_warps, x.device)
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3],
+                       *((so[2], so[0], so[1], so[3]) if keep_layout else so[:4])),
+                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp))
+    grid, ints, consts = _plan(key, cos, sin, make)
+    _launch(_rope_fwd_kernel, grid, (x, cos, sin, out), ints, consts, num_warps, x.device)
     return out.permute(2, 0, 3, 1, 4) if keep_layout else out.transpose(2, 3)
 
 
@@ -252,15 +259,14 @@ def rope_qkv_bwd_triton(g:Tensor, # gradient of the output: S, B, H, N, D, any s
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
     key = (1, g.shape, g.stride(), y.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, table_grad,
            num_warps, y.device, *kw.items())
-    if (plan := _plans.get(key)) is None:
-        _check_table(cos, sin)
-        if len(_plans) >= 4096: _plans.clear()
+    def make():
         # several samples a program only to sum a shared table
         bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
         BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(y), **bk)
-        plan = _plans[key] = (grid, (B, N, H, n_prefix, cos.shape[-1], *g.stride(), *y.stride(), *cos.stride()[:3]),
-                              (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad))
-    _launch(_rope_bwd_kernel, plan[0], (g, y, cos, sin, gx, dc, ds), plan[1], plan[2], num_warps, y.device)
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *g.stride(), *y.stride(), *cos.stride()[:3]),
+                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad))
+    grid, ints, consts = _plan(key, cos, sin, make)
+    _launch(_rope_bwd_kernel, grid, (g, y, cos, sin, gx, dc, ds), ints, consts, num_warps, y.device)
     return (gx, dc, ds) if table_grad else (gx, cos.new_empty(0), sin.new_empty(0))
 
 

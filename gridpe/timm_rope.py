@@ -49,9 +49,9 @@ class TimmPE(nn.Module):
 
     def rotate_qkv(self, module:nn.Module, args:tuple, qkv:Tensor)->Tensor:
         "Forward hook of `qkv` (no QK norm): its output (B, N, 3·C) with q and k of the spatial tokens rotated."
-        (B, N, C3), H = qkv.shape, self._table()[0].shape[-3]
-        x = qkv.unflatten(-1, (3, H, C3 // (3*H)))                               # B, N, 3, H, D: timm's own view
-        return rope_qkv(x, *self.table, self.n_prefix, 2, keep_layout=True).reshape(B, N, C3)
+        (B, N, C3), (cos, sin) = qkv.shape, self._table()
+        x = qkv.unflatten(-1, (3, cos.shape[-3], -1))                            # B, N, 3, H, D: timm's own view
+        return rope_qkv(x, cos, sin, self.n_prefix, 2, keep_layout=True).reshape(B, N, C3)
 
     def rotate(self, module:nn.Module, args:tuple, t:Tensor)->Tensor:
         "Forward hook of `q_norm`/`k_norm`: the queries or keys (B, H, N, D), spatial tokens rotated by the table."

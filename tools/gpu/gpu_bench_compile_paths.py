@@ -12,6 +12,7 @@ import json, os, statistics, sys, time, traceback
 import torch, torch.nn.functional as F
 from gridpe import fused
 from gridpe.vit import vit_small
+from gpu_bench_host import take_turns                 # tools/gpu: run from the repository root
 STEPS, ROUNDS = 10, 5
 SOURCE = 'tools/gpu/gpu_bench_compile_paths.py'
 def make_step(kind, path, size, bs, ncls, patch):
@@ -36,13 +37,7 @@ for size in map(int, (sys.argv[2] if len(sys.argv) > 2 else '224,32').split(',')
         try: steps[f'{k}/{p}'] = make_step(k, p, size, bs, ncls, patch)
         except Exception as e: print(size, k, p, 'FAILED', repr(e)[:200]); traceback.print_exc(limit=3)
         print(size, k, p, 'compiled in', round(time.time() - t0), 's', flush=True)
-    rates = {k: [] for k in steps}
-    for _ in range(ROUNDS):
-        for k, (st, b) in steps.items():
-            a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            torch.cuda.synchronize(); a.record()
-            for _ in range(STEPS): st()
-            e.record(); torch.cuda.synchronize(); rates[k].append(STEPS * b / a.elapsed_time(e) * 1e3)
+    rates = take_turns(steps, STEPS, ROUNDS, torch.cuda.synchronize)
     ref = rates['none/torch']
     for k, r in rates.items():
         ratio = statistics.median(a / b for a, b in zip(r, ref))

@@ -138,6 +138,16 @@ def models(dev:str, which:str, kinds, small:bool=False):
         make = lambda k: pct(n_classes=40, pe=k)
     for k in kinds: torch.manual_seed(0); yield k, make(k).to(dev).train(), x, y
 
+def take_turns(fns:dict, steps:int, rounds:int, sync)->dict:
+    "Samples/s per round of each (step, batch size) in `fns`, taking turns over `rounds` rounds of `steps` steps."
+    rates = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, (step, bs) in fns.items():
+            sync(); t = time.perf_counter()
+            for _ in range(steps): step()
+            sync(); rates[k].append(steps * bs / (time.perf_counter() - t))
+    return rates
+
 def train_rounds(dev:str, which:str, kinds, steps:int, rounds:int, sync, small:bool=False)->dict:
     "Training rate of every kind, the kinds taking turns over `rounds` (drift hits them alike), and a profile of each."
     from torch.profiler import profile, ProfilerActivity
@@ -149,12 +159,7 @@ def train_rounds(dev:str, which:str, kinds, steps:int, rounds:int, sync, small:b
             loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
         for _ in range(3): step()
         fns[kind] = (step, len(x))
-    rates = {k: [] for k in fns}
-    for _ in range(rounds):
-        for k, (step, bs) in fns.items():
-            sync(); t = time.perf_counter()
-            for _ in range(steps): step()
-            sync(); rates[k].append(steps * bs / (time.perf_counter() - t))
+    rates = take_turns(fns, steps, rounds, sync)
     res = {}
     for k, (step, _) in fns.items():
         acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev == 'cuda' else [])
