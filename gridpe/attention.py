@@ -44,7 +44,7 @@ class Attention(nn.Module):
         if table is None: q, k, v = qkv.permute(2, 0, 3, 1, 4)                            # 3, B, H, N, D: views
         else:
             if isinstance(table, Tensor): table = RotaryTable.from_angles(table)           # angles: their table
-            q, k, v = rope_qkv(qkv, table.cos, table.sin, n_prefix)                        # 3, B, H, N, D: one pass
+            q, k, v = rope_qkv(qkv, table.cos, table.sin, n_prefix, unbind=True)           # 3 × B, H, N, D: one pass
         p = self.attn_drop if self.training else 0.
         if self.recorder is None: o = F.scaled_dot_product_attention(q, k, v, dropout_p=p)   # B, H, N, D
         else:

@@ -93,6 +93,14 @@ if triton is not None:
         return h, n, d, rot, h*sth + (n - n_prefix)[:, None]*stn + i[None, :], (n < N)[:, None] & (d < D)[None, :]
 
     @triton.jit
+    def _slot(si:tl.constexpr, o1, o2, BIAS:tl.constexpr):
+        "Offset of slot si from slot 0: 0, o1, o2, then steps of o2 - o1 (one tensor: o1 = stride, o2 = 2·stride)."
+        a, b = tl.cast(o1, tl.int64) - BIAS, tl.cast(o2, tl.int64) - BIAS
+        off = si*a
+        if si > 1: off = b + (si - 2)*(b - a)
+        return off
+
+    @triton.jit
     def _load_table(cos_ptr, sin_ptr, off, rot):
         "cos and sin of the rotated pairs (1 and 0 elsewhere, so other channels pass through)."
         return tl.load(cos_ptr + off, rot, other=1.), tl.load(sin_ptr + off, rot, other=0.)
@@ -101,10 +109,10 @@ if triton is not None:
 if triton is not None:
     @triton.jit
     def _rope_fwd_kernel(x_ptr, cos_ptr, sin_ptr, out_ptr, B, N, H, n_prefix, P,
-                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sos, sob, son, soh,
+                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sob, son, soh, so1, so2,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
-                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr):
-        "x (B, N, S, H, D), any strides → out (S, B, N, H, D) by its strides, slots < N_ROT rotated by the table."
+                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, BIAS:tl.constexpr):
+        "x (B, N, S, H, D), any strides → out (S slots at `_slot` offsets, each B, N, H, D), slots < N_ROT rotated."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         x_off, o_off = n[:, None]*sxn + d[None, :]*sxd + h*sxh, n[:, None].to(tl.int64)*son + h*soh + d[None, :]
@@ -115,7 +123,7 @@ if triton is not None:
             for si in tl.static_range(S):
                 xt = tl.load(x_ptr + b*sxb + si*sxs + x_off, m)
                 if si < N_ROT: xt = _rotate(xt, c, s, BLOCK_N, BLOCK_D)
-                tl.store(out_ptr + b*sob + si*tl.cast(sos, tl.int64) + o_off, xt.to(out_ptr.dtype.element_ty), m)
+                tl.store(out_ptr + b*sob + _slot(si, so1, so2, BIAS) + o_off, xt.to(out_ptr.dtype.element_ty), m)
 
 # %% ../nbs/02a_fused.ipynb #f022
 @functools.cache
@@ -138,7 +146,7 @@ def _blocks(B:int, N:int, H:int, D:int, # the shape
     return BN, BD, bpp, (triton.cdiv(N, BN), H, triton.cdiv(B, bpp))
 
 # %% ../nbs/02a_fused.ipynb #f022b
-_compiled = {}                        # (kernel, device, warps, constexprs, ints, dtypes, alignments) → compiled kernel
+_compiled = {}                   # (kernel, device, warps, constexprs, ints, offsets, dtypes, alignments) → kernel
 _knobs = getattr(triton, 'knobs', None)
 
 def _hooks()->tuple:
@@ -147,21 +155,31 @@ def _hooks()->tuple:
     return tuple(None if h is None or getattr(h, 'calls', True) == [] else h
                  for h in (r.launch_enter_hook, r.launch_exit_hook))
 
-def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device):
+def _spec(v:int)->tuple:
+    "What Triton specialises an int argument on: equal to 1, divisible by 16, within int32."
+    return v == 1, v % 16 == 0, -2**31 <= v < 2**31
+
+def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device,
+            dyn:tuple=(), # int arguments after `ints` that change from call to call (offsets between tensors)
+           ):
     "Launch `kernel` on `grid` with its tensor, int and constexpr arguments (each group in the kernel's order)."
     fast = device.type == 'cuda' and _knobs is not None and None not in _compiled
     if fast:
         if device.index != torch.cuda.current_device():
-            with torch.cuda.device(device.index): return _launch(kernel, grid, ptrs, ints, consts, num_warps, device)
-        key = (id(kernel), device.index, num_warps, consts, ints, *[(t.dtype, t.data_ptr() % 16 == 0) for t in ptrs])
+            with torch.cuda.device(device.index):
+                return _launch(kernel, grid, ptrs, ints, consts, num_warps, device, dyn)
+        key = (id(kernel), device.index, num_warps, consts, ints, *map(_spec, dyn),
+               *[(t.dtype, t.data_ptr() % 16 == 0) for t in ptrs])
         k = _compiled.get(key)
         if k is not None:
             stream, enter, leave = torch._C._cuda_getCurrentRawStream(device.index), *_hooks()
-            meta = None if enter is None else k.launch_metadata(grid, stream, *ptrs, *ints, *consts)
-            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *ptrs, *ints, *consts)
+            meta = None if enter is None else k.launch_metadata(grid, stream, *ptrs, *ints, *dyn, *consts)
+            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *ptrs, *ints, *dyn,
+                             *consts)
             except TypeError:                  # a launcher of another signature: Triton's path from now on
                 _compiled.clear(); _compiled[None] = k
-    k = kernel[grid](*ptrs, *ints, **dict(zip(kernel.arg_names[len(ptrs) + len(ints):], consts)), num_warps=num_warps)
+    names = kernel.arg_names[len(ptrs) + len(ints) + len(dyn):]
+    k = kernel[grid](*ptrs, *ints, *dyn, **dict(zip(names, consts)), num_warps=num_warps)
     if fast:
         if len(_compiled) >= 4096: _compiled.clear()                # many shapes: start again rather than grow
         _compiled[key] = k
@@ -184,39 +202,57 @@ def _plan(key:tuple, cos:Tensor, sin:Tensor, make)->tuple:
         plan = _plans[key] = make()
     return plan
 
+def _offsets(ts:list)->tuple:
+    "Offsets in elements of tensors `ts[1]`, `ts[2]` (one layout and dtype) from `ts[0]`: the kernels' o1, o2, biased."
+    o = [(t.data_ptr() - ts[0].data_ptr()) // ts[0].element_size() for t in ts[1:3]]
+    return _biased((o + [2*o[0] if o else 0, 0])[:2])                # fewer than 3 slots: evenly spaced
+
+_BIAS = 1 << 40      # the launchers' slot offsets travel biased by this, so Triton always types them int64: one kernel
+
+def _biased(offs)->tuple: return tuple(o + _BIAS for o in offs)
+
+def _as_slots(t)->tuple:
+    "A tensor of S slots, (S, …), or a sequence of S tensors, as (slot 0, offsets of slots 1 and 2) for the kernels."
+    if isinstance(t, Tensor): return t[0], _biased((t.stride(0), 2*t.stride(0)))
+    t = list(t)
+    if len(t) > 3 or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t): t = torch.stack(t)
+    return _as_slots(t) if isinstance(t, Tensor) else (t[0], _offsets(t))
+
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
                     sin:Tensor, # same shape
                     n_prefix:int=0, # leading tokens copied
                     n_rot:int=2, # rotated slots
                     keep_layout:bool=False, # write the output as (B, N, S, H, D), contiguous
+                    separate:bool=False, # write each slot to a tensor of its own: a list of S (B, H, N, D) tensors
                     num_warps:int=8, # warps per program
                     **kw, # block sizes for `_blocks`
-                   )->Tensor: # S, B, H, N, D, in memory S, B, N, H, D (or B, N, S, H, D)
+                   )->Tensor|list[Tensor]: # S, B, H, N, D, in memory S, B, N, H, D (or B, N, S, H, D)
     "Forward of `rope_qkv` by the Triton kernel (on any device Triton runs on, the interpreter included)."
     B, N, S, H, D = x.shape
-    out = x.new_empty(B, N, S, H, D) if keep_layout else x.new_empty(S, B, N, H, D)
-    key = (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, keep_layout, num_warps,
+    if separate: out = [x.new_empty(B, N, H, D) for _ in range(S)]                    # each slot B, N, H, D
+    else: out = x.new_empty(B, N, S, H, D).permute(2, 0, 1, 3, 4) if keep_layout else x.new_empty(S, B, N, H, D)
+    o0, offs = (out[0], _offsets(out)) if separate else _as_slots(out)
+    key = (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, o0.stride(), num_warps,
            x.device, *kw.items())
     def make():
         BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
-        so = out.stride()                                              # the output's S, B, N, H strides
-        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3],
-                       *((so[2], so[0], so[1], so[3]) if keep_layout else so[:4])),
-                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp))
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *o0.stride()[:3]),
+                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, _BIAS))
     grid, ints, consts = _plan(key, cos, sin, make)
-    _launch(_rope_fwd_kernel, grid, (x, cos, sin, out), ints, consts, num_warps, x.device)
-    return out.permute(2, 0, 3, 1, 4) if keep_layout else out.transpose(2, 3)
+    _launch(_rope_fwd_kernel, grid, (x, cos, sin, o0), ints, consts, num_warps, x.device, offs)
+    return [t.transpose(1, 2) for t in out] if separate else out.transpose(2, 3)
 
 
 # %% ../nbs/02a_fused.ipynb #f025
 if triton is not None:
     @triton.jit
     def _rope_bwd_kernel(g_ptr, y_ptr, cos_ptr, sin_ptr, gx_ptr, dc_ptr, ds_ptr, B, N, H, n_prefix, P,
-                         sgs, sgb, sgh, sgn, sgd, sys, syb, syh, syn, syd, stb, sth, stn,
+                         sgb, sgh, sgn, sgd, syb, syh, syn, syd, stb, sth, stn, sg1, sg2, sy1, sy2,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
-                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr):
-        "g and the output y (S, B, H, N, D) → grad_x (B, N, S, H, D) and, if TABLE_GRAD, the table's gradients."
+                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr,
+                         BIAS:tl.constexpr):
+        "g and the output y (S slots at `_slot` offsets) → grad_x (B, N, S, H, D), and the table's gradients."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         g_off, y_off = n[:, None]*sgn + d[None, :]*sgd + h*sgh, n[:, None]*syn + d[None, :]*syd + h*syh
@@ -227,11 +263,11 @@ if triton is not None:
             m = io_mask & (b < B)
             if not SHARED: c, s = _load_table(cos_ptr + b*stb, sin_ptr + b*stb, t_off, rot)
             for si in tl.static_range(S):
-                gt = tl.load(g_ptr + b*sgb + si*tl.cast(sgs, tl.int64) + g_off, m)
+                gt = tl.load(g_ptr + b*sgb + _slot(si, sg1, sg2, BIAS) + g_off, m)
                 if si < N_ROT:
                     if TABLE_GRAD:
                         g1, g2 = tl.split(tl.reshape(gt.to(tl.float32), (BLOCK_N, BLOCK_D // 2, 2)))
-                        yt = tl.load(y_ptr + b*syb + si*tl.cast(sys, tl.int64) + y_off, m)
+                        yt = tl.load(y_ptr + b*syb + _slot(si, sy1, sy2, BIAS) + y_off, m)
                         x1, x2 = tl.split(tl.reshape(_rotate(yt, c, -s, BLOCK_N, BLOCK_D), (BLOCK_N, BLOCK_D // 2, 2)))
                         dc += g1*x1 + g2*x2
                         ds += g2*x1 - g1*x2
@@ -243,8 +279,8 @@ if triton is not None:
         if TABLE_GRAD and SHARED: tl.atomic_add(dc_ptr + t_off, dc, rot); tl.atomic_add(ds_ptr + t_off, ds, rot)
 
 # %% ../nbs/02a_fused.ipynb #f026
-def rope_qkv_bwd_triton(g:Tensor, # gradient of the output: S, B, H, N, D, any strides
-                        y:Tensor, # the output: S, B, H, N, D, any strides
+def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H, N, D, or S tensors B, H, N, D
+                        y:Tensor|list[Tensor], # the output, as g
                         cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
                         sin:Tensor, # same shape
                         n_prefix:int, # leading tokens copied
@@ -254,19 +290,20 @@ def rope_qkv_bwd_triton(g:Tensor, # gradient of the output: S, B, H, N, D, any s
                         **kw, # block sizes for `_blocks`
                        )->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` by the Triton kernel: (grad_x as B, N, S, H, D contiguous, grad_cos, grad_sin)."
-    S, B, H, N, D = y.shape
-    gx = y.new_empty(B, N, S, H, D)
+    (g0, g_offs), (y0, y_offs) = _as_slots(g), _as_slots(y)
+    S, (B, H, N, D) = len(g), g0.shape
+    gx = g0.new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
-    key = (1, g.shape, g.stride(), y.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, table_grad,
-           num_warps, y.device, *kw.items())
+    key = (1, S, g0.shape, g0.stride(), y0.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot,
+           table_grad, num_warps, g0.device, *kw.items())
     def make():
         # several samples a program only to sum a shared table
         bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
-        BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(y), **bk)
-        return (grid, (B, N, H, n_prefix, cos.shape[-1], *g.stride(), *y.stride(), *cos.stride()[:3]),
-                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad))
+        BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(g0), **bk)
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *g0.stride(), *y0.stride(), *cos.stride()[:3]),
+                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad, _BIAS))
     grid, ints, consts = _plan(key, cos, sin, make)
-    _launch(_rope_bwd_kernel, grid, (g, y, cos, sin, gx, dc, ds), ints, consts, num_warps, y.device)
+    _launch(_rope_bwd_kernel, grid, (g0, y0, cos, sin, gx, dc, ds), ints, consts, num_warps, g0.device, g_offs + y_offs)
     return (gx, dc, ds) if table_grad else (gx, cos.new_empty(0), sin.new_empty(0))
 
 
@@ -286,8 +323,8 @@ def _fwd_op(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->Tensor:
     BN, BD, bpp, grid = _blocks(B, N, H, D, _n_sm(x.device.index), b_per_prog=1)
     torch.library.wrap_triton(_rope_fwd_kernel)[grid](
         x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), cos.stride(0), cos.stride(1), cos.stride(2),
-        *out.stride()[:4],
-        S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, num_warps=8)
+        *out.stride()[1:4], out.stride(0), 2*out.stride(0),
+        S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, BIAS=0, num_warps=8)
     return out.transpose(2, 3)
 
 rope_qkv_op = _op("gridpe::rope_qkv", mutates_args=())(_fwd_op)
@@ -305,9 +342,10 @@ def _bwd_op(g:Tensor, y:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
                                 **({} if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1}))
     torch.library.wrap_triton(_rope_bwd_kernel)[grid](
         g, y, cos, sin, gx, dc if table_grad else cos, ds if table_grad else sin, B, N, H, n_prefix, cos.shape[-1],
-        *g.stride(), *y.stride(), cos.stride(0), cos.stride(1), cos.stride(2),
+        *g.stride()[1:], *y.stride()[1:], cos.stride(0), cos.stride(1), cos.stride(2),
+        g.stride(0), 2*g.stride(0), y.stride(0), 2*y.stride(0),
         S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, TABLE_GRAD=table_grad,
-        num_warps=8)
+        BIAS=0, num_warps=8)
     return gx, dc, ds
 
 rope_qkv_bwd_op = _op("gridpe::rope_qkv_bwd", mutates_args=())(_bwd_op)
@@ -316,45 +354,50 @@ if triton is None: rope_qkv_bwd_op.register_fake(_bwd_op)
 # %% ../nbs/02a_fused.ipynb #f033
 def _setup_context(ctx, inputs, output):
     x, cos, sin, ctx.n_prefix, ctx.n_rot = inputs
-    ctx.save_for_backward(output, cos, sin)                      # the output, not x: attention keeps it anyway
+    ctx.slots = isinstance(output, (list, tuple))                # one tensor per slot
+    ctx.save_for_backward(*(output if ctx.slots else [output]), cos, sin)   # the output, not x: attention keeps it
 
 def _grads(ctx, g, bwd):
     "Gradients of x, cos and sin by the backward function `bwd` (the table's only when it needs them)."
-    y, cos, sin = ctx.saved_tensors
+    *y, cos, sin = ctx.saved_tensors
     table_grad = ctx.needs_input_grad[1] or ctx.needs_input_grad[2]
+    if ctx.slots: g = [torch.zeros_like(t) if gi is None else gi for gi, t in zip(g, y)]   # a slot without gradient
+    else: y = y[0]
     gx, dc, ds = bwd(g, y, cos, sin, ctx.n_prefix, ctx.n_rot, table_grad)
     return gx, (dc if table_grad else None), (ds if table_grad else None), None, None
 
 rope_qkv_op.register_autograd(lambda ctx, g: _grads(ctx, g, rope_qkv_bwd_op), setup_context=_setup_context)
 
+
 # %% ../nbs/02a_fused.ipynb #f035
 class RopeQKV(torch.autograd.Function):
     "`rope_qkv` on the Triton kernels with eager autograd (the op serves `torch.compile`)."
     @staticmethod
-    def forward(ctx, x, cos, sin, n_prefix, n_rot, keep_layout=False):
+    def forward(ctx, x, cos, sin, n_prefix, n_rot, keep_layout=False, unbind=False):
         y = rope_qkv_triton(x, cos, sin, n_prefix, n_rot, keep_layout)
-        ctx.n_prefix, ctx.n_rot = n_prefix, n_rot
+        ctx.n_prefix, ctx.n_rot, ctx.unbind = n_prefix, n_rot, unbind
         ctx.save_for_backward(y, cos, sin)                       # the output, not x: attention keeps it anyway
-        return y
+        return y.unbind(0) if unbind else y
     @staticmethod
-    def backward(ctx, g):
+    def backward(ctx, *g):                                     # g: one gradient, or one per slot (`unbind`)
         if torch.is_grad_enabled(): raise RuntimeError("rope_qkv on the Triton kernels has no second derivative")
         y, cos, sin = ctx.saved_tensors
         tg = ctx.needs_input_grad[1] or ctx.needs_input_grad[2]
-        gx, dc, ds = rope_qkv_bwd_triton(g, y, cos, sin, ctx.n_prefix, ctx.n_rot, tg)
-        return (gx, dc, ds, None, None, None) if tg else (gx, None, None, None, None, None)
+        gx, dc, ds = rope_qkv_bwd_triton(g if ctx.unbind else g[0], y, cos, sin, ctx.n_prefix, ctx.n_rot, tg)
+        return (gx, dc, ds) + (None,)*4 if tg else (gx,) + (None,)*6
+
 
 # %% ../nbs/02a_fused.ipynb #f035c
-def _fwd_extern(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->Tensor:
-    "Forward of `rope_qkv` as an opaque op: the Triton launcher, else the eager function in the kernel's layout."
-    if use_kernel(x): return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot)
-    return rope_qkv_eager(x, cos, sin, n_prefix, n_rot).transpose(2, 3).contiguous().transpose(2, 3)
+def _fwd_extern(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->list[Tensor]:
+    "Forward of `rope_qkv` as an opaque op: S tensors (B, H, N, D), by the Triton launcher, else eagerly."
+    if use_kernel(x): return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, separate=True)
+    return [t.transpose(1, 2).contiguous().transpose(1, 2) for t in rope_qkv_eager(x, cos, sin, n_prefix, n_rot)]
 
-def _bwd_extern(g:Tensor, y:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
+def _bwd_extern(g:list[Tensor], y:list[Tensor], cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
                 table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
-    "Backward of `rope_qkv` as an opaque op: (grad_x, grad_cos, grad_sin) by the Triton launcher, else eagerly."
-    if use_kernel(y): return rope_qkv_bwd_triton(g, y, _f32(cos), _f32(sin), n_prefix, n_rot, table_grad)
-    gx, dc, ds = rope_qkv_bwd_eager(g, y, cos, sin, n_prefix, n_rot, table_grad)
+    "Backward of `rope_qkv` as an opaque op: (grad_x, grad_cos, grad_sin) from each slot's gradient and output."
+    if use_kernel(y[0]): return rope_qkv_bwd_triton(g, y, _f32(cos), _f32(sin), n_prefix, n_rot, table_grad)
+    gx, dc, ds = rope_qkv_bwd_eager(torch.stack(g), torch.stack(y), cos, sin, n_prefix, n_rot, table_grad)
     return gx, dc.contiguous(), ds.contiguous()                      # as the fake gives them
 
 rope_qkv_extern = torch.library.custom_op("gridpe::rope_qkv_extern", mutates_args=())(_fwd_extern)
@@ -363,15 +406,16 @@ rope_qkv_bwd_extern = torch.library.custom_op("gridpe::rope_qkv_bwd_extern", mut
 @rope_qkv_extern.register_fake
 def _(x, cos, sin, n_prefix, n_rot):
     B, N, S, H, D = x.shape
-    return x.new_empty(S, B, N, H, D).transpose(2, 3)
+    return [x.new_empty(B, N, H, D).transpose(1, 2) for _ in range(S)]
 
 @rope_qkv_bwd_extern.register_fake
 def _(g, y, cos, sin, n_prefix, n_rot, table_grad):
-    S, B, H, N, D = y.shape
-    like = lambda t: t.new_empty(t.shape if table_grad else 0, dtype=torch.float32 if use_kernel(y) else t.dtype)
-    return y.new_empty(B, N, S, H, D), like(cos), like(sin)
+    (B, H, N, D), S = y[0].shape, len(y)
+    like = lambda t: t.new_empty(t.shape if table_grad else 0, dtype=torch.float32 if use_kernel(y[0]) else t.dtype)
+    return y[0].new_empty(B, N, S, H, D), like(cos), like(sin)
 
 rope_qkv_extern.register_autograd(lambda ctx, g: _grads(ctx, g, rope_qkv_bwd_extern), setup_context=_setup_context)
+
 
 # %% ../nbs/02a_fused.ipynb #f039
 # inside torch.compile: 'torch' (the eager function, fused by Inductor), 'kernel' (the Triton op, traced) or
@@ -389,14 +433,23 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
              n_rot:int=2, # slots s < n_rot (q, k) are rotated, the others (v) copied
              # give the result in x's shape (B, N, S, H, D), contiguous from the kernels: a drop-in for x (timm's qkv)
              keep_layout:bool=False,
-            )->Tensor: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)`
+             # give the slots as a tuple of S tensors (B, H, N, D), whose gradients reach the backward kernel apart
+             unbind:bool=False,
+            )->Tensor|tuple: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)`
     "Rotate q and k (eq. rotary) and lay q, k, v out as (S, B, H, N, D), in one pass."
     check_rope_qkv(x, cos, sin, n_prefix, n_rot)
+    if keep_layout and unbind: raise ValueError("keep_layout=True and unbind=True exclude each other")
     if torch.compiler.is_compiling():
-        op = {'kernel': rope_qkv_op, 'extern': rope_qkv_extern}.get(COMPILED_PATH) if use_kernel(x) else None
-        y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot) if op is None else op(x, _f32(cos), _f32(sin), n_prefix, n_rot)
+        path = COMPILED_PATH if use_kernel(x) else 'torch'
+        if path == 'extern':                           # one tensor per slot: their gradients come apart
+            y = rope_qkv_extern(x, _f32(cos), _f32(sin), n_prefix, n_rot)
+            y = tuple(y) if unbind else torch.stack(y)
+        elif path == 'kernel': y = rope_qkv_op(x, _f32(cos), _f32(sin), n_prefix, n_rot)
+        else: y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     elif not use_kernel(x): y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     else:       # _apply: without Function.apply's Python wrapper
         apply = RopeQKV.apply if torch._C._are_functorch_transforms_active() else _apply
-        y = apply(x, _f32(cos), _f32(sin), n_prefix, n_rot, keep_layout)
-    return y.permute(1, 3, 0, 2, 4) if keep_layout else y
+        y = apply(x, _f32(cos), _f32(sin), n_prefix, n_rot, keep_layout, unbind)
+    if isinstance(y, tuple) or not unbind: return y.permute(1, 3, 0, 2, 4) if keep_layout else y
+    return y.unbind(0)
+

@@ -76,7 +76,7 @@ class OffsetAttention(nn.Module):
         "x + ReLU(BN(Linear(x - Attn(x)))): (B, C, N)."
         qk = self.q_conv(x).transpose(1, 2)                                          # B, N, C/4 (a view): q = k
         if table is None: qk = qk[:, None]                                           # B, 1, N, C/4
-        else: qk = rope_qkv(qk[:, :, None, None], table.cos, table.sin, n_rot=1)[0]
+        else: qk = rope_qkv(qk[:, :, None, None], table.cos, table.sin, n_rot=1, unbind=True)[0]
         v = self.v_conv(x)                                         # B, C, N, under autocast like the other projections
         with torch.autocast(x.device.type, enabled=False):                         # unscaled logits: keep them float32
             qk = qk.float()

@@ -55,7 +55,7 @@ class TimmPE(nn.Module):
 
     def rotate(self, module:nn.Module, args:tuple, t:Tensor)->Tensor:
         "Forward hook of `q_norm`/`k_norm`: the queries or keys (B, H, N, D), spatial tokens rotated by the table."
-        return rope_qkv(t.transpose(1, 2)[:, :, None], *self._table(), self.n_prefix, 1)[0]   # via B, N, 1, H, D
+        return rope_qkv(t.transpose(1, 2)[:, :, None], *self._table(), self.n_prefix, 1, unbind=True)[0]  # B,N,1,H,D
 
     def __getstate__(self): return {**self.__dict__, 'table': None}
     def extra_repr(self): return f"n_prefix={self.n_prefix}"

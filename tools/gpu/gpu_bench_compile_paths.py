@@ -6,10 +6,12 @@ The file keeps one entry per size (`runs`); a run adds or replaces its sizes'.
 
 For each size: none, and GridPE and RoPE-Mixed under each path, each `torch.compile(model)`-d in the user's loop (the
 model's defaults, bfloat16 autocast, fused AdamW), then ROUNDS rounds of STEPS steps taking turns; `ratio` is the median
-over rounds of the rate over none's in the same round. dynamo is reset between sizes (a second size would otherwise be
+over rounds of the rate over none's in the same round; `gpu_ms` is the GPU kernel time per step (torch.profiler, 3
+steps) and `kernels` the kernels above 0.1 ms a step. dynamo is reset between sizes (a second size would otherwise be
 compiled with dynamic shapes)."""
 import json, os, statistics, sys, time, traceback
 import torch, torch.nn.functional as F
+from torch.profiler import profile, ProfilerActivity
 from gridpe import fused
 from gridpe.vit import vit_small
 from gpu_bench_host import take_turns                 # tools/gpu: run from the repository root
@@ -25,6 +27,15 @@ def make_step(kind, path, size, bs, ncls, patch):
         loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
     for _ in range(5): step()
     return step, bs
+
+def gpu_time(step, n=3)->tuple:
+    "GPU kernel ms per step of `step`, and the kernels above 0.1 ms a step (name: [ms, launches])."
+    with profile(activities=[ProfilerActivity.CUDA]) as p:
+        for _ in range(n): step()
+        torch.cuda.synchronize()
+    ev = sorted((e for e in p.key_averages() if e.device_type.name == 'CUDA'), key=lambda e: -e.self_device_time_total)
+    ms = lambda e: e.self_device_time_total / n / 1e3
+    return sum(map(ms, ev)), {e.key[:120]: [round(ms(e), 3), e.count // n] for e in ev if ms(e) > 0.1}
 out = {}
 paths = sys.argv[1].split(',')
 SIZES = {224: (256, 1000, 16), 32: (512, 10, 4)}
@@ -41,8 +52,9 @@ for size in map(int, (sys.argv[2] if len(sys.argv) > 2 else '224,32').split(',')
     ref = rates['none/torch']
     for k, r in rates.items():
         ratio = statistics.median(a / b for a, b in zip(r, ref))
-        out[f'{size}/{k}'] = dict(rate=statistics.median(r), ratio=ratio, rounds=r)
-        print(size, k, f"ratio {out[f'{size}/{k}']['ratio']:.3f}", [round(v) for v in r], flush=True)
+        gpu_ms, kernels = gpu_time(steps[k][0])
+        out[f'{size}/{k}'] = dict(rate=statistics.median(r), ratio=ratio, rounds=r, gpu_ms=gpu_ms, kernels=kernels)
+        print(size, k, f"ratio {ratio:.3f}", [round(v) for v in r], f"GPU {gpu_ms:.2f} ms/step", flush=True)
     del steps; torch.cuda.empty_cache()
     dest = os.environ.get('OUT', '.') + '/compile_paths.json'     # one entry per size, kept across runs
     card, date = torch.cuda.get_device_name(), time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
