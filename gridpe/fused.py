@@ -10,7 +10,7 @@ __all__ = ['rope_qkv_op', 'rope_qkv_bwd_op', 'rope_qkv_extern', 'rope_qkv_bwd_ex
            'use_kernel', 'RopeQKV', 'rope_qkv']
 
 # %% ../nbs/02a_fused.ipynb #f002
-import functools
+import functools, os
 import torch
 import torch.nn.functional as F
 from torch import Tensor
@@ -211,11 +211,16 @@ _BIAS = 1 << 40      # the launchers' slot offsets travel biased by this, so Tri
 
 def _biased(offs)->tuple: return tuple(o + _BIAS for o in offs)
 
+def _apart(t:Tensor)->bool:
+    "Whether the kernels can reach slots in tensors apart: not in Triton's interpreter on a GPU (it copies storages)."
+    return not (t.is_cuda and os.environ.get('TRITON_INTERPRET') == '1')
+
 def _as_slots(t)->tuple:
     "A tensor of S slots, (S, …), or a sequence of S tensors, as (slot 0, offsets of slots 1 and 2) for the kernels."
     if isinstance(t, Tensor): return t[0], _biased((t.stride(0), 2*t.stride(0)))
     t = list(t)
-    if len(t) > 3 or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t): t = torch.stack(t)
+    if len(t) > 3 or not _apart(t[0]) or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t):
+        t = torch.stack(t)                                            # one tensor: evenly spaced slots
     return _as_slots(t) if isinstance(t, Tensor) else (t[0], _offsets(t))
 
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
@@ -230,6 +235,8 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                    )->Tensor|list[Tensor]: # S, B, H, N, D, in memory S, B, N, H, D (or B, N, S, H, D)
     "Forward of `rope_qkv` by the Triton kernel (on any device Triton runs on, the interpreter included)."
     B, N, S, H, D = x.shape
+    if separate and (S > 3 or not _apart(x)):
+        raise ValueError(f"separate=True takes at most 3 slots (got {S}), and not Triton's interpreter on a GPU")
     if separate: out = [x.new_empty(B, N, H, D) for _ in range(S)]                    # each slot B, N, H, D
     else: out = x.new_empty(B, N, S, H, D).permute(2, 0, 1, 3, 4) if keep_layout else x.new_empty(S, B, N, H, D)
     o0, offs = (out[0], _offsets(out)) if separate else _as_slots(out)
@@ -390,8 +397,11 @@ class RopeQKV(torch.autograd.Function):
 # %% ../nbs/02a_fused.ipynb #f035c
 def _fwd_extern(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->list[Tensor]:
     "Forward of `rope_qkv` as an opaque op: S tensors (B, H, N, D), by the Triton launcher, else eagerly."
-    if use_kernel(x): return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, separate=True)
-    return [t.transpose(1, 2).contiguous().transpose(1, 2) for t in rope_qkv_eager(x, cos, sin, n_prefix, n_rot)]
+    if use_kernel(x) and x.shape[2] <= 3 and _apart(x):
+        return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, separate=True)
+    y = rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot) if use_kernel(x) else rope_qkv_eager(
+        x, cos, sin, n_prefix, n_rot).transpose(2, 3).contiguous().transpose(2, 3)
+    return [t.clone() for t in y]                                     # each slot a tensor of its own
 
 def _bwd_extern(g:list[Tensor], y:list[Tensor], cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
                 table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
@@ -443,13 +453,16 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
         path = COMPILED_PATH if use_kernel(x) else 'torch'
         if path == 'extern':                           # one tensor per slot: their gradients come apart
             y = rope_qkv_extern(x, _f32(cos), _f32(sin), n_prefix, n_rot)
-            y = tuple(y) if unbind else torch.stack(y)
+            if unbind: y = tuple(y)
+            else:                                      # one tensor in the kernels' layout, or contiguous in x's
+                y = torch.stack([t.transpose(1, 2) for t in y], 2 if keep_layout else 0)
+                y = y.permute(2, 0, 3, 1, 4) if keep_layout else y.transpose(2, 3)
         elif path == 'kernel': y = rope_qkv_op(x, _f32(cos), _f32(sin), n_prefix, n_rot)
         else: y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     elif not use_kernel(x): y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     else:       # _apply: without Function.apply's Python wrapper
         apply = RopeQKV.apply if torch._C._are_functorch_transforms_active() else _apply
         y = apply(x, _f32(cos), _f32(sin), n_prefix, n_rot, keep_layout, unbind)
-    if isinstance(y, tuple) or not unbind: return y.permute(1, 3, 0, 2, 4) if keep_layout else y
-    return y.unbind(0)
+    if unbind: return y if isinstance(y, tuple) else y.unbind(0)
+    return y.permute(1, 3, 0, 2, 4) if keep_layout else y
 
