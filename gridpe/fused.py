@@ -216,8 +216,8 @@ def _apart(t:Tensor)->bool:
     return not (t.is_cuda and os.environ.get('TRITON_INTERPRET') == '1')
 
 def _as_slots(t)->tuple:
-    "A tensor of S slots, (S, …), or a sequence of S tensors, as (slot 0, offsets of slots 1 and 2) for the kernels."
-    if isinstance(t, Tensor): return t[0], _biased((t.stride(0), 2*t.stride(0)))
+    "(S, …) slots or S tensors as (a tensor at slot 0: itself, no view; offsets of slots 1 and 2) for the kernels."
+    if isinstance(t, Tensor): return t, _biased((t.stride(0), 2*t.stride(0)))
     t = list(t)
     if len(t) > 3 or not _apart(t[0]) or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t):
         t = torch.stack(t)                                            # one tensor: evenly spaced slots
@@ -244,7 +244,7 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
            x.device, *kw.items())
     def make():
         BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
-        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *o0.stride()[:3]),
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *o0.stride()[-4:-1]),
                 (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, _BIAS))
     grid, ints, consts = _plan(key, cos, sin, make)
     _launch(_rope_fwd_kernel, grid, (x, cos, sin, o0), ints, consts, num_warps, x.device, offs)
@@ -298,7 +298,7 @@ def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H
                        )->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` by the Triton kernel: (grad_x as B, N, S, H, D contiguous, grad_cos, grad_sin)."
     (g0, g_offs), (y0, y_offs) = _as_slots(g), _as_slots(y)
-    S, (B, H, N, D) = len(g), g0.shape
+    S, (B, H, N, D) = len(g), g0.shape[-4:]                          # g0: slot 0, or all S slots
     gx = g0.new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
     key = (1, S, g0.shape, g0.stride(), y0.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot,
@@ -307,7 +307,7 @@ def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H
         # several samples a program only to sum a shared table
         bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
         BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(g0), **bk)
-        return (grid, (B, N, H, n_prefix, cos.shape[-1], *g0.stride(), *y0.stride(), *cos.stride()[:3]),
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *g0.stride()[-4:], *y0.stride()[-4:], *cos.stride()[:3]),
                 (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad, _BIAS))
     grid, ints, consts = _plan(key, cos, sin, make)
     _launch(_rope_bwd_kernel, grid, (g0, y0, cos, sin, gx, dc, ds), ints, consts, num_warps, g0.device, g_offs + y_offs)
