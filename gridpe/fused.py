@@ -10,7 +10,7 @@ __all__ = ['rope_qkv_op', 'rope_qkv_bwd_op', 'rope_qkv_extern', 'rope_qkv_bwd_ex
            'use_kernel', 'RopeQKV', 'rope_qkv']
 
 # %% ../nbs/02a_fused.ipynb #f002
-import functools, os
+import functools
 import torch
 import torch.nn.functional as F
 from torch import Tensor
@@ -93,12 +93,12 @@ if triton is not None:
         return h, n, d, rot, h*sth + (n - n_prefix)[:, None]*stn + i[None, :], (n < N)[:, None] & (d < D)[None, :]
 
     @triton.jit
-    def _slot(si:tl.constexpr, o1, o2, BIAS:tl.constexpr):
-        "Offset of slot si from slot 0: 0, o1, o2, then steps of o2 - o1 (one tensor: o1 = stride, o2 = 2·stride)."
-        a, b = tl.cast(o1, tl.int64) - BIAS, tl.cast(o2, tl.int64) - BIAS
-        off = si*a
-        if si > 1: off = b + (si - 2)*(b - a)
-        return off
+    def _slot(p0, p1, p2, o1, o2, step, si:tl.constexpr):
+        "Slot si's start: p0, p1 + o1, then p2 + o2 + (si - 2)·step (one tensor: p0 = p1 = p2, o1 = step = stride)."
+        if si == 0: p = p0
+        elif si == 1: p = p1 + o1
+        else: p = p2 + o2 + (si - 2)*tl.cast(step, tl.int64)
+        return p
 
     @triton.jit
     def _load_table(cos_ptr, sin_ptr, off, rot):
@@ -108,11 +108,11 @@ if triton is not None:
 # %% ../nbs/02a_fused.ipynb #f020
 if triton is not None:
     @triton.jit
-    def _rope_fwd_kernel(x_ptr, cos_ptr, sin_ptr, out_ptr, B, N, H, n_prefix, P,
-                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sob, son, soh, so1, so2,
+    def _rope_fwd_kernel(x_ptr, cos_ptr, sin_ptr, out0, out1, out2, B, N, H, n_prefix, P,
+                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sob, son, soh, so1, so2, so_step,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
-                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, BIAS:tl.constexpr):
-        "x (B, N, S, H, D), any strides → out (S slots at `_slot` offsets, each B, N, H, D), slots < N_ROT rotated."
+                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr):
+        "x (B, N, S, H, D), any strides → S output slots (`_slot`, each B, N, H, D), slots < N_ROT rotated."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         x_off, o_off = n[:, None]*sxn + d[None, :]*sxd + h*sxh, n[:, None].to(tl.int64)*son + h*soh + d[None, :]
@@ -123,7 +123,8 @@ if triton is not None:
             for si in tl.static_range(S):
                 xt = tl.load(x_ptr + b*sxb + si*sxs + x_off, m)
                 if si < N_ROT: xt = _rotate(xt, c, s, BLOCK_N, BLOCK_D)
-                tl.store(out_ptr + b*sob + _slot(si, so1, so2, BIAS) + o_off, xt.to(out_ptr.dtype.element_ty), m)
+                out = _slot(out0, out1, out2, so1, so2, so_step, si)
+                tl.store(out + b*sob + o_off, xt.to(out0.dtype.element_ty), m)
 
 # %% ../nbs/02a_fused.ipynb #f022
 @functools.cache
@@ -160,7 +161,7 @@ def _spec(v:int)->tuple:
     return v == 1, v % 16 == 0, -2**31 <= v < 2**31
 
 def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device,
-            dyn:tuple=(), # int arguments after `ints` that change from call to call (offsets between tensors)
+            dyn:tuple=(), # int arguments after `ints` that change from call to call (the slots' offsets)
            ):
     "Launch `kernel` on `grid` with its tensor, int and constexpr arguments (each group in the kernel's order)."
     fast = device.type == 'cuda' and _knobs is not None and None not in _compiled
@@ -184,6 +185,12 @@ def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:
         if len(_compiled) >= 4096: _compiled.clear()                # many shapes: start again rather than grow
         _compiled[key] = k
 
+def _launch_traced(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device,
+                   dyn:tuple=()):
+    "`_launch` through `wrap_triton`, which `torch.compile` traces into the graph (inside the Triton op)."
+    names = kernel.arg_names[len(ptrs) + len(ints) + len(dyn):]
+    torch.library.wrap_triton(kernel)[grid](*ptrs, *ints, *dyn, **dict(zip(names, consts)), num_warps=num_warps)
+
 
 # %% ../nbs/02a_fused.ipynb #f023
 _plans = {}                           # (kernel, shapes, strides, settings, device) → (grid, ints, constexprs)
@@ -194,34 +201,23 @@ def _check_table(cos:Tensor, sin:Tensor):
         raise ValueError(f"the kernels read cos and sin with one set of strides, the last 1: got {cos.stride()} and "
                          f"{sin.stride()}; pass contiguous tables (rope_qkv converts them)")
 
-def _plan(key:tuple, cos:Tensor, sin:Tensor, make)->tuple:
-    "The launch plan (grid, ints, constexprs) of `key`: made by `make()` once, the table checked then; bounded."
-    if (plan := _plans.get(key)) is None:
+def _plan(key:tuple|None, cos:Tensor, sin:Tensor, make)->tuple:
+    "The launch plan (grid, ints, constexprs) of `key`: made by `make()` once, the table checked then (None: uncached)."
+    if key is None or (plan := _plans.get(key)) is None:
         _check_table(cos, sin)
-        if len(_plans) >= 4096: _plans.clear()
-        plan = _plans[key] = make()
+        plan = make()
+        if key is not None:
+            if len(_plans) >= 4096: _plans.clear()
+            _plans[key] = plan
     return plan
 
-def _offsets(ts:list)->tuple:
-    "Offsets in elements of tensors `ts[1]`, `ts[2]` (one layout and dtype) from `ts[0]`: the kernels' o1, o2, biased."
-    o = [(t.data_ptr() - ts[0].data_ptr()) // ts[0].element_size() for t in ts[1:3]]
-    return _biased((o + [2*o[0] if o else 0, 0])[:2])                # fewer than 3 slots: evenly spaced
-
-_BIAS = 1 << 40      # the launchers' slot offsets travel biased by this, so Triton always types them int64: one kernel
-
-def _biased(offs)->tuple: return tuple(o + _BIAS for o in offs)
-
-def _apart(t:Tensor)->bool:
-    "Whether the kernels can reach slots in tensors apart: not in Triton's interpreter on a GPU (it copies storages)."
-    return not (t.is_cuda and os.environ.get('TRITON_INTERPRET') == '1')
-
 def _as_slots(t)->tuple:
-    "(S, …) slots or S tensors as (a tensor at slot 0: itself, no view; offsets of slots 1 and 2) for the kernels."
-    if isinstance(t, Tensor): return t, _biased((t.stride(0), 2*t.stride(0)))
+    "(S, …) slots or a list of S tensors as the kernels take them: starts (p0, p1, p2) and offsets (o1, o2, step)."
+    if isinstance(t, Tensor): return (t, t, t), (t.stride(0), 2*t.stride(0), t.stride(0))   # no view per slot
     t = list(t)
-    if len(t) > 3 or not _apart(t[0]) or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t):
-        t = torch.stack(t)                                            # one tensor: evenly spaced slots
-    return _as_slots(t) if isinstance(t, Tensor) else (t[0], _offsets(t))
+    if len(t) > 3 or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t):
+        return _as_slots(torch.stack(t))                          # one tensor: evenly spaced slots
+    return (*t, *t[-1:]*(3 - len(t))), (0, 0, 0)
 
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
@@ -230,36 +226,38 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     n_rot:int=2, # rotated slots
                     keep_layout:bool=False, # write the output as (B, N, S, H, D), contiguous
                     separate:bool=False, # write each slot to a tensor of its own: a list of S (B, H, N, D) tensors
+                    traced:bool=False, # launch through `wrap_triton`, which torch.compile traces (the Triton op)
                     num_warps:int=8, # warps per program
                     **kw, # block sizes for `_blocks`
                    )->Tensor|list[Tensor]: # S, B, H, N, D, in memory S, B, N, H, D (or B, N, S, H, D)
     "Forward of `rope_qkv` by the Triton kernel (on any device Triton runs on, the interpreter included)."
     B, N, S, H, D = x.shape
-    if separate and (S > 3 or not _apart(x)):
-        raise ValueError(f"separate=True takes at most 3 slots (got {S}), and not Triton's interpreter on a GPU")
+    if separate and S > 3: raise ValueError(f"separate=True takes at most 3 slots, got {S}")
     if separate: out = [x.new_empty(B, N, H, D) for _ in range(S)]                    # each slot B, N, H, D
     else: out = x.new_empty(B, N, S, H, D).permute(2, 0, 1, 3, 4) if keep_layout else x.new_empty(S, B, N, H, D)
-    o0, offs = (out[0], _offsets(out)) if separate else _as_slots(out)
-    key = (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot, o0.stride(), num_warps,
-           x.device, *kw.items())
+    ptrs, offs = _as_slots(out)
+    if separate and S < 3: ptrs = (*out, *[x.new_empty(0) for _ in range(3 - S)])   # no output twice (torch.compile)
+    key = None if traced else (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot,
+                               ptrs[0].stride(), num_warps, x.device, *kw.items())
     def make():
-        BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(x), **{'b_per_prog': 1, **kw})
-        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *o0.stride()[-4:-1]),
-                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, _BIAS))
+        BN, BD, bpp, grid = _blocks(*map(int, (B, N, H, D)), _sms(x), **{'b_per_prog': 1, **kw})
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *ptrs[0].stride()[-4:-1]),
+                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp))
     grid, ints, consts = _plan(key, cos, sin, make)
-    _launch(_rope_fwd_kernel, grid, (x, cos, sin, o0), ints, consts, num_warps, x.device, offs)
+    (_launch_traced if traced else _launch)(_rope_fwd_kernel, grid, (x, cos, sin, *ptrs), ints, consts, num_warps,
+                                            x.device, offs)
     return [t.transpose(1, 2) for t in out] if separate else out.transpose(2, 3)
 
 
 # %% ../nbs/02a_fused.ipynb #f025
 if triton is not None:
     @triton.jit
-    def _rope_bwd_kernel(g_ptr, y_ptr, cos_ptr, sin_ptr, gx_ptr, dc_ptr, ds_ptr, B, N, H, n_prefix, P,
-                         sgb, sgh, sgn, sgd, syb, syh, syn, syd, stb, sth, stn, sg1, sg2, sy1, sy2,
+    def _rope_bwd_kernel(g0_ptr, g1_ptr, g2_ptr, y0_ptr, y1_ptr, y2_ptr, cos_ptr, sin_ptr, gx_ptr, dc_ptr, ds_ptr,
+                         B, N, H, n_prefix, P,
+                         sgb, sgh, sgn, sgd, syb, syh, syn, syd, stb, sth, stn, sg1, sg2, sg_step, sy1, sy2, sy_step,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
-                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr,
-                         BIAS:tl.constexpr):
-        "g and the output y (S slots at `_slot` offsets) → grad_x (B, N, S, H, D), and the table's gradients."
+                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr):
+        "g and the output y (S slots each, `_slot`) → grad_x (B, N, S, H, D), and the table's gradients."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
         g_off, y_off = n[:, None]*sgn + d[None, :]*sgd + h*sgh, n[:, None]*syn + d[None, :]*syd + h*syh
@@ -270,11 +268,11 @@ if triton is not None:
             m = io_mask & (b < B)
             if not SHARED: c, s = _load_table(cos_ptr + b*stb, sin_ptr + b*stb, t_off, rot)
             for si in tl.static_range(S):
-                gt = tl.load(g_ptr + b*sgb + _slot(si, sg1, sg2, BIAS) + g_off, m)
+                gt = tl.load(_slot(g0_ptr, g1_ptr, g2_ptr, sg1, sg2, sg_step, si) + b*sgb + g_off, m)
                 if si < N_ROT:
                     if TABLE_GRAD:
                         g1, g2 = tl.split(tl.reshape(gt.to(tl.float32), (BLOCK_N, BLOCK_D // 2, 2)))
-                        yt = tl.load(y_ptr + b*syb + _slot(si, sy1, sy2, BIAS) + y_off, m)
+                        yt = tl.load(_slot(y0_ptr, y1_ptr, y2_ptr, sy1, sy2, sy_step, si) + b*syb + y_off, m)
                         x1, x2 = tl.split(tl.reshape(_rotate(yt, c, -s, BLOCK_N, BLOCK_D), (BLOCK_N, BLOCK_D // 2, 2)))
                         dc += g1*x1 + g2*x2
                         ds += g2*x1 - g1*x2
@@ -293,24 +291,26 @@ def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H
                         n_prefix:int, # leading tokens copied
                         n_rot:int, # rotated slots
                         table_grad:bool, # also compute the table's gradients (else empty tensors)
+                        traced:bool=False, # launch through `wrap_triton`, which torch.compile traces (the Triton op)
                         num_warps:int=8, # warps per program
                         **kw, # block sizes for `_blocks`
                        )->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` by the Triton kernel: (grad_x as B, N, S, H, D contiguous, grad_cos, grad_sin)."
-    (g0, g_offs), (y0, y_offs) = _as_slots(g), _as_slots(y)
-    S, (B, H, N, D) = len(g), g0.shape[-4:]                          # g0: slot 0, or all S slots
-    gx = g0.new_empty(B, N, S, H, D)
+    (gp, g_offs), (yp, y_offs) = _as_slots(g), _as_slots(y)
+    S, (B, H, N, D) = len(g), gp[0].shape[-4:]                        # gp[0]: slot 0, or all S slots
+    gx = gp[0].new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
-    key = (1, S, g0.shape, g0.stride(), y0.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot,
-           table_grad, num_warps, g0.device, *kw.items())
+    key = None if traced else (1, S, gp[0].shape, gp[0].stride(), yp[0].stride(), cos.shape, cos.stride(),
+                               sin.stride(), n_prefix, n_rot, table_grad, num_warps, gx.device, *kw.items())
     def make():
         # several samples a program only to sum a shared table
         bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
-        BN, BD, bpp, grid = _blocks(B, N, H, D, _sms(g0), **bk)
-        return (grid, (B, N, H, n_prefix, cos.shape[-1], *g0.stride()[-4:], *y0.stride()[-4:], *cos.stride()[:3]),
-                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad, _BIAS))
+        BN, BD, bpp, grid = _blocks(*map(int, (B, N, H, D)), _sms(gx), **bk)
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *gp[0].stride()[-4:], *yp[0].stride()[-4:],
+                       *cos.stride()[:3]), (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad))
     grid, ints, consts = _plan(key, cos, sin, make)
-    _launch(_rope_bwd_kernel, grid, (g0, y0, cos, sin, gx, dc, ds), ints, consts, num_warps, g0.device, g_offs + y_offs)
+    (_launch_traced if traced else _launch)(_rope_bwd_kernel, grid, (*gp, *yp, cos, sin, gx, dc, ds), ints, consts,
+                                            num_warps, gx.device, g_offs + y_offs)
     return (gx, dc, ds) if table_grad else (gx, cos.new_empty(0), sin.new_empty(0))
 
 
@@ -320,43 +320,34 @@ def use_kernel(x:Tensor)->bool:
     return triton is not None and x.is_cuda and x.dtype in (torch.float32, torch.bfloat16, torch.float16)
 
 # %% ../nbs/02a_fused.ipynb #f031
+def _slots_fwd(traced:bool):
+    "The forward of `rope_qkv`'s ops: S tensors (B, H, N, D), by the kernel (S ≤ 3), else eagerly."
+    def fwd(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->list[Tensor]:
+        if use_kernel(x) and x.shape[2] <= 3:
+            return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, separate=True, traced=traced)
+        y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot).transpose(2, 3).contiguous().transpose(2, 3)
+        return [t.clone() for t in y]                                 # each slot a tensor of its own
+    return fwd
+
 _op = torch.library.custom_op if triton is None else torch.library.triton_op
+rope_qkv_op = _op("gridpe::rope_qkv", mutates_args=())(_slots_fwd(traced=True))
+if triton is None: rope_qkv_op.register_fake(_slots_fwd(traced=True))
 
-def _fwd_op(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->Tensor:
-    "Forward of `rope_qkv` as an op: the Triton kernel where `use_kernel`, else the eager function."
-    if not use_kernel(x): return rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
-    B, N, S, H, D = (int(v) for v in x.shape)
-    out = x.new_empty(S, B, N, H, D)
-    BN, BD, bpp, grid = _blocks(B, N, H, D, _n_sm(x.device.index), b_per_prog=1)
-    torch.library.wrap_triton(_rope_fwd_kernel)[grid](
-        x, cos, sin, out, B, N, H, n_prefix, cos.shape[-1], *x.stride(), cos.stride(0), cos.stride(1), cos.stride(2),
-        *out.stride()[1:4], out.stride(0), 2*out.stride(0),
-        S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, BIAS=0, num_warps=8)
-    return out.transpose(2, 3)
-
-rope_qkv_op = _op("gridpe::rope_qkv", mutates_args=())(_fwd_op)
-if triton is None: rope_qkv_op.register_fake(_fwd_op)
 
 # %% ../nbs/02a_fused.ipynb #f032
-def _bwd_op(g:Tensor, y:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
+def _slots_bwd(traced:bool):
+    "The backward of `rope_qkv`'s ops: (grad_x, grad_cos, grad_sin) from each slot's gradient and output."
+    def bwd(g:list[Tensor], y:list[Tensor], cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
             table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
-    "Backward of `rope_qkv` as an op: (grad_x, grad_cos, grad_sin) from the output gradient and the output."
-    if not use_kernel(y): return rope_qkv_bwd_eager(g, y, cos, sin, n_prefix, n_rot, table_grad)
-    S, B, H, N, D = (int(v) for v in y.shape)
-    gx = y.new_empty(B, N, S, H, D)
-    dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos.new_empty(0), sin.new_empty(0))
-    BN, BD, bpp, grid = _blocks(B, N, H, D, _n_sm(y.device.index),
-                                **({} if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1}))
-    torch.library.wrap_triton(_rope_bwd_kernel)[grid](
-        g, y, cos, sin, gx, dc if table_grad else cos, ds if table_grad else sin, B, N, H, n_prefix, cos.shape[-1],
-        *g.stride()[1:], *y.stride()[1:], cos.stride(0), cos.stride(1), cos.stride(2),
-        g.stride(0), 2*g.stride(0), y.stride(0), 2*y.stride(0),
-        S=S, N_ROT=n_rot, D=D, BLOCK_N=BN, BLOCK_D=BD, SHARED=cos.shape[0] == 1, B_PER_PROG=bpp, TABLE_GRAD=table_grad,
-        BIAS=0, num_warps=8)
-    return gx, dc, ds
+        if use_kernel(y[0]):
+            return rope_qkv_bwd_triton(g, y, _f32(cos), _f32(sin), n_prefix, n_rot, table_grad, traced=traced)
+        gx, dc, ds = rope_qkv_bwd_eager(torch.stack(g), torch.stack(y), cos, sin, n_prefix, n_rot, table_grad)
+        return gx, dc.contiguous(), ds.contiguous()                  # as the kernel gives them
+    return bwd
 
-rope_qkv_bwd_op = _op("gridpe::rope_qkv_bwd", mutates_args=())(_bwd_op)
-if triton is None: rope_qkv_bwd_op.register_fake(_bwd_op)
+rope_qkv_bwd_op = _op("gridpe::rope_qkv_bwd", mutates_args=())(_slots_bwd(traced=True))
+if triton is None: rope_qkv_bwd_op.register_fake(_slots_bwd(traced=True))
+
 
 # %% ../nbs/02a_fused.ipynb #f033
 def _setup_context(ctx, inputs, output):
@@ -395,23 +386,8 @@ class RopeQKV(torch.autograd.Function):
 
 
 # %% ../nbs/02a_fused.ipynb #f035c
-def _fwd_extern(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->list[Tensor]:
-    "Forward of `rope_qkv` as an opaque op: S tensors (B, H, N, D), by the Triton launcher, else eagerly."
-    if use_kernel(x) and x.shape[2] <= 3 and _apart(x):
-        return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, separate=True)
-    y = rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot) if use_kernel(x) else rope_qkv_eager(
-        x, cos, sin, n_prefix, n_rot).transpose(2, 3).contiguous().transpose(2, 3)
-    return [t.clone() for t in y]                                     # each slot a tensor of its own
-
-def _bwd_extern(g:list[Tensor], y:list[Tensor], cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
-                table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
-    "Backward of `rope_qkv` as an opaque op: (grad_x, grad_cos, grad_sin) from each slot's gradient and output."
-    if use_kernel(y[0]): return rope_qkv_bwd_triton(g, y, _f32(cos), _f32(sin), n_prefix, n_rot, table_grad)
-    gx, dc, ds = rope_qkv_bwd_eager(torch.stack(g), torch.stack(y), cos, sin, n_prefix, n_rot, table_grad)
-    return gx, dc.contiguous(), ds.contiguous()                      # as the fake gives them
-
-rope_qkv_extern = torch.library.custom_op("gridpe::rope_qkv_extern", mutates_args=())(_fwd_extern)
-rope_qkv_bwd_extern = torch.library.custom_op("gridpe::rope_qkv_bwd_extern", mutates_args=())(_bwd_extern)
+rope_qkv_extern = torch.library.custom_op("gridpe::rope_qkv_extern", mutates_args=())(_slots_fwd(traced=False))
+rope_qkv_bwd_extern = torch.library.custom_op("gridpe::rope_qkv_bwd_extern", mutates_args=())(_slots_bwd(traced=False))
 
 @rope_qkv_extern.register_fake
 def _(x, cos, sin, n_prefix, n_rot):
@@ -428,9 +404,9 @@ rope_qkv_extern.register_autograd(lambda ctx, g: _grads(ctx, g, rope_qkv_bwd_ext
 
 
 # %% ../nbs/02a_fused.ipynb #f039
-# inside torch.compile: 'torch' (the eager function, fused by Inductor), 'kernel' (the Triton op, traced) or
+# inside torch.compile: 'kernel' (the Triton op, traced), 'torch' (the eager function, fused by Inductor) or
 # 'extern' (the launchers as opaque ops)
-COMPILED_PATH = 'torch'
+COMPILED_PATH = 'kernel'
 
 _apply = super(torch.autograd.Function, RopeQKV).apply
 
@@ -451,13 +427,12 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
     if keep_layout and unbind: raise ValueError("keep_layout=True and unbind=True exclude each other")
     if torch.compiler.is_compiling():
         path = COMPILED_PATH if use_kernel(x) else 'torch'
-        if path == 'extern':                           # one tensor per slot: their gradients come apart
-            y = rope_qkv_extern(x, _f32(cos), _f32(sin), n_prefix, n_rot)
+        if path in ('kernel', 'extern'):               # one tensor per slot: their gradients come apart
+            y = (rope_qkv_op if path == 'kernel' else rope_qkv_extern)(x, _f32(cos), _f32(sin), n_prefix, n_rot)
             if unbind: y = tuple(y)
             else:                                      # one tensor in the kernels' layout, or contiguous in x's
                 y = torch.stack([t.transpose(1, 2) for t in y], 2 if keep_layout else 0)
                 y = y.permute(2, 0, 3, 1, 4) if keep_layout else y.transpose(2, 3)
-        elif path == 'kernel': y = rope_qkv_op(x, _f32(cos), _f32(sin), n_prefix, n_rot)
         else: y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     elif not use_kernel(x): y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     else:       # _apply: without Function.apply's Python wrapper
