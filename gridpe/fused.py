@@ -235,8 +235,8 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
     if separate and S > 3: raise ValueError(f"separate=True takes at most 3 slots, got {S}")
     if separate: out = [x.new_empty(B, N, H, D) for _ in range(S)]                    # each slot B, N, H, D
     else: out = x.new_empty(B, N, S, H, D).permute(2, 0, 1, 3, 4) if keep_layout else x.new_empty(S, B, N, H, D)
-    ptrs, offs = _as_slots(out)
-    if separate and S < 3: ptrs = (*out, *[x.new_empty(0) for _ in range(3 - S)])   # no output twice (torch.compile)
+    # separate: spare pointers get empty tensors, as an output passed twice loses its writes under torch.compile
+    ptrs, offs = ((*out, *[x.new_empty(0) for _ in range(3 - S)]), (0, 0, 0)) if separate else _as_slots(out)
     key = None if traced else (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot,
                                ptrs[0].stride(), num_warps, x.device, *kw.items())
     def make():
