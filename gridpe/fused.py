@@ -93,9 +93,10 @@ if triton is not None:
         return h, n, d, rot, h*sth + (n - n_prefix)[:, None]*stn + i[None, :], (n < N)[:, None] & (d < D)[None, :]
 
     @triton.jit
-    def _slot(p0, p1, p2, o1, o2, step, si:tl.constexpr):
-        "Slot si's start: p0, p1 + o1, then p2 + o2 + (si - 2)·step (one tensor: p0 = p1 = p2, o1 = step = stride)."
-        if si == 0: p = p0
+    def _slot(p0, p1, p2, o1, o2, step, si:tl.constexpr, ONE:tl.constexpr):
+        "Slot si's start: p0, p1 + o1, then p2 + o2 + (si - 2)·step; with ONE, p0 + si·step (one tensor, p0 only)."
+        if ONE: p = p0 + si*tl.cast(step, tl.int64)
+        elif si == 0: p = p0
         elif si == 1: p = p1 + o1
         else: p = p2 + o2 + (si - 2)*tl.cast(step, tl.int64)
         return p
@@ -111,7 +112,7 @@ if triton is not None:
     def _rope_fwd_kernel(x_ptr, cos_ptr, sin_ptr, out0, out1, out2, B, N, H, n_prefix, P,
                          sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sob, son, soh, so1, so2, so_step,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
-                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr):
+                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, ONE_OUT:tl.constexpr):
         "x (B, N, S, H, D), any strides → S output slots (`_slot`, each B, N, H, D), slots < N_ROT rotated."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
@@ -123,7 +124,7 @@ if triton is not None:
             for si in tl.static_range(S):
                 xt = tl.load(x_ptr + b*sxb + si*sxs + x_off, m)
                 if si < N_ROT: xt = _rotate(xt, c, s, BLOCK_N, BLOCK_D)
-                out = _slot(out0, out1, out2, so1, so2, so_step, si)
+                out = _slot(out0, out1, out2, so1, so2, so_step, si, ONE_OUT)
                 tl.store(out + b*sob + o_off, xt.to(out0.dtype.element_ty), m)
 
 # %% ../nbs/02a_fused.ipynb #f022
@@ -211,13 +212,17 @@ def _plan(key:tuple|None, cos:Tensor, sin:Tensor, make)->tuple:
             _plans[key] = plan
     return plan
 
-def _as_slots(t)->tuple:
-    "(S, …) slots or a list of S tensors as the kernels take them: starts (p0, p1, p2) and offsets (o1, o2, step)."
-    if isinstance(t, Tensor): return (t, t, t), (t.stride(0), 2*t.stride(0), t.stride(0))   # no view per slot
+def _as_slots(t, # (S, …) slots in one tensor, or a list of S tensors
+              traced:bool=False, # for `wrap_triton`: spare pointers get empty tensors
+             )->tuple: # starts (p0, p1, p2), offsets (o1, o2, step), whether one tensor holds every slot
+    "Slots as the kernels take them: one tensor through p0 alone (no view per slot), or up to three tensors."
+    # traced, no tensor is passed twice: torch.compile would copy it apart (losing an output's writes, or paying a copy)
+    spare = lambda u, k: [u.new_empty(0) if traced else u for _ in range(k)]
+    if isinstance(t, Tensor): return (t, *spare(t, 2)), (0, 0, t.stride(0)), True
     t = list(t)
     if len(t) > 3 or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t):
-        return _as_slots(torch.stack(t))                          # one tensor: evenly spaced slots
-    return (*t, *t[-1:]*(3 - len(t))), (0, 0, 0)
+        return _as_slots(torch.stack(t), traced)                  # one tensor: evenly spaced slots
+    return (*t, *spare(t[-1], 3 - len(t))), (0, 0, 0), False
 
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
@@ -235,14 +240,13 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
     if separate and S > 3: raise ValueError(f"separate=True takes at most 3 slots, got {S}")
     if separate: out = [x.new_empty(B, N, H, D) for _ in range(S)]                    # each slot B, N, H, D
     else: out = x.new_empty(B, N, S, H, D).permute(2, 0, 1, 3, 4) if keep_layout else x.new_empty(S, B, N, H, D)
-    # separate: spare pointers get empty tensors, as an output passed twice loses its writes under torch.compile
-    ptrs, offs = ((*out, *[x.new_empty(0) for _ in range(3 - S)]), (0, 0, 0)) if separate else _as_slots(out)
+    ptrs, offs, one = _as_slots(out, traced)
     key = None if traced else (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot,
-                               ptrs[0].stride(), num_warps, x.device, *kw.items())
+                               separate, ptrs[0].stride(), num_warps, x.device, *kw.items())
     def make():
         BN, BD, bpp, grid = _blocks(*map(int, (B, N, H, D)), _sms(x), **{'b_per_prog': 1, **kw})
         return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *ptrs[0].stride()[-4:-1]),
-                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp))
+                (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, one))
     grid, ints, consts = _plan(key, cos, sin, make)
     (_launch_traced if traced else _launch)(_rope_fwd_kernel, grid, (x, cos, sin, *ptrs), ints, consts, num_warps,
                                             x.device, offs)
@@ -256,7 +260,8 @@ if triton is not None:
                          B, N, H, n_prefix, P,
                          sgb, sgh, sgn, sgd, syb, syh, syn, syd, stb, sth, stn, sg1, sg2, sg_step, sy1, sy2, sy_step,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
-                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr):
+                         SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr, G_ONE:tl.constexpr,
+                         Y_ONE:tl.constexpr):
         "g and the output y (S slots each, `_slot`) → grad_x (B, N, S, H, D), and the table's gradients."
         h, n, d, rot, t_off, io_mask = _tile(N, n_prefix, P, sth, stn, D, BLOCK_N, BLOCK_D)
         if SHARED: c, s = _load_table(cos_ptr, sin_ptr, t_off, rot)
@@ -268,11 +273,11 @@ if triton is not None:
             m = io_mask & (b < B)
             if not SHARED: c, s = _load_table(cos_ptr + b*stb, sin_ptr + b*stb, t_off, rot)
             for si in tl.static_range(S):
-                gt = tl.load(_slot(g0_ptr, g1_ptr, g2_ptr, sg1, sg2, sg_step, si) + b*sgb + g_off, m)
+                gt = tl.load(_slot(g0_ptr, g1_ptr, g2_ptr, sg1, sg2, sg_step, si, G_ONE) + b*sgb + g_off, m)
                 if si < N_ROT:
                     if TABLE_GRAD:
                         g1, g2 = tl.split(tl.reshape(gt.to(tl.float32), (BLOCK_N, BLOCK_D // 2, 2)))
-                        yt = tl.load(_slot(y0_ptr, y1_ptr, y2_ptr, sy1, sy2, sy_step, si) + b*syb + y_off, m)
+                        yt = tl.load(_slot(y0_ptr, y1_ptr, y2_ptr, sy1, sy2, sy_step, si, Y_ONE) + b*syb + y_off, m)
                         x1, x2 = tl.split(tl.reshape(_rotate(yt, c, -s, BLOCK_N, BLOCK_D), (BLOCK_N, BLOCK_D // 2, 2)))
                         dc += g1*x1 + g2*x2
                         ds += g2*x1 - g1*x2
@@ -296,18 +301,19 @@ def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H
                         **kw, # block sizes for `_blocks`
                        )->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` by the Triton kernel: (grad_x as B, N, S, H, D contiguous, grad_cos, grad_sin)."
-    (gp, g_offs), (yp, y_offs) = _as_slots(g), _as_slots(y)
+    (gp, g_offs, g_one), (yp, y_offs, y_one) = _as_slots(g, traced), _as_slots(y, traced)
     S, (B, H, N, D) = len(g), gp[0].shape[-4:]                        # gp[0]: slot 0, or all S slots
     gx = gp[0].new_empty(B, N, S, H, D)
     dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
-    key = None if traced else (1, S, gp[0].shape, gp[0].stride(), yp[0].stride(), cos.shape, cos.stride(),
-                               sin.stride(), n_prefix, n_rot, table_grad, num_warps, gx.device, *kw.items())
+    key = None if traced else (1, S, g_one, y_one, gp[0].shape, gp[0].stride(), yp[0].stride(), cos.shape,
+                               cos.stride(), sin.stride(), n_prefix, n_rot, table_grad, num_warps, gx.device,
+                               *kw.items())
     def make():
         # several samples a program only to sum a shared table
         bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
         BN, BD, bpp, grid = _blocks(*map(int, (B, N, H, D)), _sms(gx), **bk)
         return (grid, (B, N, H, n_prefix, cos.shape[-1], *gp[0].stride()[-4:], *yp[0].stride()[-4:],
-                       *cos.stride()[:3]), (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad))
+                       *cos.stride()[:3]), (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad, g_one, y_one))
     grid, ints, consts = _plan(key, cos, sin, make)
     (_launch_traced if traced else _launch)(_rope_bwd_kernel, grid, (*gp, *yp, cos, sin, gx, dc, ds), ints, consts,
                                             num_warps, gx.device, g_offs + y_offs)
@@ -321,12 +327,14 @@ def use_kernel(x:Tensor)->bool:
 
 # %% ../nbs/02a_fused.ipynb #f031
 def _slots_fwd(traced:bool):
-    "The forward of `rope_qkv`'s ops: S tensors (B, H, N, D), by the kernel (S ≤ 3), else eagerly."
-    def fwd(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int)->list[Tensor]:
-        if use_kernel(x) and x.shape[2] <= 3:
-            return rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, separate=True, traced=traced)
-        y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot).transpose(2, 3).contiguous().transpose(2, 3)
-        return [t.clone() for t in y]                                 # each slot a tensor of its own
+    "The forward of `rope_qkv`'s ops: S tensors (B, H, N, D), or one (B, N, S, H, D) with `layout`."
+    def fwd(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int, layout:bool)->list[Tensor]:
+        if use_kernel(x) and (layout or x.shape[2] <= 3):
+            y = rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, layout, not layout, traced)
+            return [y.permute(1, 3, 0, 2, 4)] if layout else y
+        y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
+        if layout: return [y.permute(1, 3, 0, 2, 4).contiguous()]
+        return [t.clone() for t in y.transpose(2, 3).contiguous().transpose(2, 3)]     # each slot a tensor of its own
     return fwd
 
 _op = torch.library.custom_op if triton is None else torch.library.triton_op
@@ -336,12 +344,14 @@ if triton is None: rope_qkv_op.register_fake(_slots_fwd(traced=True))
 
 # %% ../nbs/02a_fused.ipynb #f032
 def _slots_bwd(traced:bool):
-    "The backward of `rope_qkv`'s ops: (grad_x, grad_cos, grad_sin) from each slot's gradient and output."
+    "The backward of `rope_qkv`'s ops: (grad_x, grad_cos, grad_sin) from each slot's gradient and output (or `layout`)."
     def bwd(g:list[Tensor], y:list[Tensor], cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int,
-            table_grad:bool)->tuple[Tensor, Tensor, Tensor]:
+            table_grad:bool, layout:bool)->tuple[Tensor, Tensor, Tensor]:
+        if layout: g, y = g[0].permute(2, 0, 3, 1, 4), y[0].permute(2, 0, 3, 1, 4)      # S, B, H, N, D views
         if use_kernel(y[0]):
             return rope_qkv_bwd_triton(g, y, _f32(cos), _f32(sin), n_prefix, n_rot, table_grad, traced=traced)
-        gx, dc, ds = rope_qkv_bwd_eager(torch.stack(g), torch.stack(y), cos, sin, n_prefix, n_rot, table_grad)
+        st = lambda t: t if isinstance(t, Tensor) else torch.stack(t)
+        gx, dc, ds = rope_qkv_bwd_eager(st(g), st(y), cos, sin, n_prefix, n_rot, table_grad)
         return gx, dc.contiguous(), ds.contiguous()                  # as the kernel gives them
     return bwd
 
@@ -351,18 +361,16 @@ if triton is None: rope_qkv_bwd_op.register_fake(_slots_bwd(traced=True))
 
 # %% ../nbs/02a_fused.ipynb #f033
 def _setup_context(ctx, inputs, output):
-    x, cos, sin, ctx.n_prefix, ctx.n_rot = inputs
-    ctx.slots = isinstance(output, (list, tuple))                # one tensor per slot
-    ctx.save_for_backward(*(output if ctx.slots else [output]), cos, sin)   # the output, not x: attention keeps it
+    x, cos, sin, ctx.n_prefix, ctx.n_rot, ctx.layout = inputs
+    ctx.save_for_backward(*output, cos, sin)                      # the output, not x: attention keeps it
 
 def _grads(ctx, g, bwd):
     "Gradients of x, cos and sin by the backward function `bwd` (the table's only when it needs them)."
     *y, cos, sin = ctx.saved_tensors
     table_grad = ctx.needs_input_grad[1] or ctx.needs_input_grad[2]
-    if ctx.slots: g = [torch.zeros_like(t) if gi is None else gi for gi, t in zip(g, y)]   # a slot without gradient
-    else: y = y[0]
-    gx, dc, ds = bwd(g, y, cos, sin, ctx.n_prefix, ctx.n_rot, table_grad)
-    return gx, (dc if table_grad else None), (ds if table_grad else None), None, None
+    g = [torch.zeros_like(t) if gi is None else gi for gi, t in zip(g, y)]   # a slot without gradient
+    gx, dc, ds = bwd(g, y, cos, sin, ctx.n_prefix, ctx.n_rot, table_grad, ctx.layout)
+    return gx, (dc if table_grad else None), (ds if table_grad else None), None, None, None
 
 rope_qkv_op.register_autograd(lambda ctx, g: _grads(ctx, g, rope_qkv_bwd_op), setup_context=_setup_context)
 
@@ -390,15 +398,16 @@ rope_qkv_extern = torch.library.custom_op("gridpe::rope_qkv_extern", mutates_arg
 rope_qkv_bwd_extern = torch.library.custom_op("gridpe::rope_qkv_bwd_extern", mutates_args=())(_slots_bwd(traced=False))
 
 @rope_qkv_extern.register_fake
-def _(x, cos, sin, n_prefix, n_rot):
+def _(x, cos, sin, n_prefix, n_rot, layout):
     B, N, S, H, D = x.shape
-    return [x.new_empty(B, N, H, D).transpose(1, 2) for _ in range(S)]
+    return [x.new_empty(x.shape)] if layout else [x.new_empty(B, N, H, D).transpose(1, 2) for _ in range(S)]
 
 @rope_qkv_bwd_extern.register_fake
-def _(g, y, cos, sin, n_prefix, n_rot, table_grad):
-    (B, H, N, D), S = y[0].shape, len(y)
+def _(g, y, cos, sin, n_prefix, n_rot, table_grad, layout):
+    if layout: gx = y[0].new_empty(y[0].shape)                                 # B, N, S, H, D
+    else: B, H, N, D = y[0].shape; gx = y[0].new_empty(B, N, len(y), H, D)
     like = lambda t: t.new_empty(t.shape if table_grad else 0, dtype=torch.float32 if use_kernel(y[0]) else t.dtype)
-    return y[0].new_empty(B, N, S, H, D), like(cos), like(sin)
+    return gx, like(cos), like(sin)
 
 rope_qkv_extern.register_autograd(lambda ctx, g: _grads(ctx, g, rope_qkv_bwd_extern), setup_context=_setup_context)
 
@@ -427,12 +436,10 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
     if keep_layout and unbind: raise ValueError("keep_layout=True and unbind=True exclude each other")
     if torch.compiler.is_compiling():
         path = COMPILED_PATH if use_kernel(x) else 'torch'
-        if path in ('kernel', 'extern'):               # one tensor per slot: their gradients come apart
-            y = (rope_qkv_op if path == 'kernel' else rope_qkv_extern)(x, _f32(cos), _f32(sin), n_prefix, n_rot)
-            if unbind: y = tuple(y)
-            else:                                      # one tensor in the kernels' layout, or contiguous in x's
-                y = torch.stack([t.transpose(1, 2) for t in y], 2 if keep_layout else 0)
-                y = y.permute(2, 0, 3, 1, 4) if keep_layout else y.transpose(2, 3)
+        if path in ('kernel', 'extern'):   # a tensor per slot, whose gradients come apart, or one in x's layout
+            y = (rope_qkv_op if path == 'kernel' else rope_qkv_extern)(x, _f32(cos), _f32(sin), n_prefix, n_rot,
+                                                                       not unbind)
+            y = tuple(y) if unbind else y[0].permute(2, 0, 3, 1, 4)
         else: y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     elif not use_kernel(x): y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
     else:       # _apply: without Function.apply's Python wrapper
