@@ -304,7 +304,8 @@ def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H
     (gp, g_offs, g_one), (yp, y_offs, y_one) = _as_slots(g, traced), _as_slots(y, traced)
     S, (B, H, N, D) = len(g), gp[0].shape[-4:]                        # gp[0]: slot 0, or all S slots
     gx = gp[0].new_empty(B, N, S, H, D)
-    dc, ds = (torch.zeros_like(cos), torch.zeros_like(sin)) if table_grad else (cos, sin)   # the table: unused pointers
+    if table_grad: dc, ds = torch.zeros_like(cos), torch.zeros_like(sin)
+    else: dc, ds = (cos.new_empty(0), sin.new_empty(0)) if traced else (cos, sin)          # unused pointers
     key = None if traced else (1, S, g_one, y_one, gp[0].shape, gp[0].stride(), yp[0].stride(), cos.shape,
                                cos.stride(), sin.stride(), n_prefix, n_rot, table_grad, num_warps, gx.device,
                                *kw.items())
@@ -430,7 +431,7 @@ def rope_qkv(x:Tensor, # projection output: B, N, S, H, D (e.g. qkv(tokens).view
              keep_layout:bool=False,
              # give the slots as a tuple of S tensors (B, H, N, D), whose gradients reach the backward kernel apart
              unbind:bool=False,
-            )->Tensor|tuple: # S, B, H, N, D in x's dtype (memory S, B, N, H, D): `q, k, v = rope_qkv(...)`
+            )->Tensor|tuple: # S, B, H, N, D in x's dtype, memory S, B, N, H, D (compiled: x's): `q, k, v = rope_qkv(…)`
     "Rotate q and k (eq. rotary) and lay q, k, v out as (S, B, H, N, D), in one pass."
     check_rope_qkv(x, cos, sin, n_prefix, n_rot)
     if keep_layout and unbind: raise ValueError("keep_layout=True and unbind=True exclude each other")

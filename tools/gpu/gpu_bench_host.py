@@ -71,7 +71,7 @@ def call_us(dev:str, n:int, sync, B=256, n_prefix=1, depth=12)->dict:
     "The `call_us` entries: each call kind and its copy twin."
     x0, c, s, g = block_tensors(dev, B, n_prefix=n_prefix)
     ct, st = c.clone().requires_grad_(), s.clone().requires_grad_()
-    op = lambda x, c, s, p: rope_qkv_op(x, c, s, p, 2, False)
+    op = lambda x, c, s, p: rope_qkv_op(x, c, s, p, 2, True)[0].permute(2, 0, 3, 1, 4)   # x's layout, as S, B, H, N, D
     res = {}
     for name, f in (('', rope_qkv), ('op_', op), ('copy_', copy_qkv)):
         with torch.no_grad(): res[f'{name}fwd'] = host_us(lambda: f(x0, c, s, n_prefix), n, sync)
