@@ -93,12 +93,12 @@ if triton is not None:
         return h, n, d, rot, h*sth + (n - n_prefix)[:, None]*stn + i[None, :], (n < N)[:, None] & (d < D)[None, :]
 
     @triton.jit
-    def _slot(p0, p1, p2, o1, o2, step, si:tl.constexpr, ONE:tl.constexpr):
-        "Slot si's start: p0, p1 + o1, then p2 + o2 + (si - 2)·step; with ONE, p0 + si·step (one tensor, p0 only)."
+    def _slot(p0, p1, p2, step, si:tl.constexpr, ONE:tl.constexpr):
+        "Slot si's start: p0 + si·step in one tensor (ONE, p0 only), else p0, p1 or p2 (a tensor per slot)."
         if ONE: p = p0 + si*tl.cast(step, tl.int64)
         elif si == 0: p = p0
-        elif si == 1: p = p1 + o1
-        else: p = p2 + o2 + (si - 2)*tl.cast(step, tl.int64)
+        elif si == 1: p = p1
+        else: p = p2
         return p
 
     @triton.jit
@@ -110,7 +110,7 @@ if triton is not None:
 if triton is not None:
     @triton.jit
     def _rope_fwd_kernel(x_ptr, cos_ptr, sin_ptr, out0, out1, out2, B, N, H, n_prefix, P,
-                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sob, son, soh, so1, so2, so_step,
+                         sxb, sxn, sxs, sxh, sxd, stb, sth, stn, sob, son, soh, so_step,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
                          SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, ONE_OUT:tl.constexpr):
         "x (B, N, S, H, D), any strides → S output slots (`_slot`, each B, N, H, D), slots < N_ROT rotated."
@@ -124,7 +124,7 @@ if triton is not None:
             for si in tl.static_range(S):
                 xt = tl.load(x_ptr + b*sxb + si*sxs + x_off, m)
                 if si < N_ROT: xt = _rotate(xt, c, s, BLOCK_N, BLOCK_D)
-                out = _slot(out0, out1, out2, so1, so2, so_step, si, ONE_OUT)
+                out = _slot(out0, out1, out2, so_step, si, ONE_OUT)
                 tl.store(out + b*sob + o_off, xt.to(out0.dtype.element_ty), m)
 
 # %% ../nbs/02a_fused.ipynb #f022
@@ -148,7 +148,7 @@ def _blocks(B:int, N:int, H:int, D:int, # the shape
     return BN, BD, bpp, (triton.cdiv(N, BN), H, triton.cdiv(B, bpp))
 
 # %% ../nbs/02a_fused.ipynb #f022b
-_compiled = {}                   # (kernel, device, warps, constexprs, ints, offsets, dtypes, alignments) → kernel
+_compiled = {}                   # (kernel, device, warps, constexprs, ints, dtypes, alignments) → kernel
 _knobs = getattr(triton, 'knobs', None)
 
 def _hooks()->tuple:
@@ -157,40 +157,32 @@ def _hooks()->tuple:
     return tuple(None if h is None or getattr(h, 'calls', True) == [] else h
                  for h in (r.launch_enter_hook, r.launch_exit_hook))
 
-def _spec(v:int)->tuple:
-    "What Triton specialises an int argument on: equal to 1, divisible by 16, within int32."
-    return v == 1, v % 16 == 0, -2**31 <= v < 2**31
-
-def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device,
-            dyn:tuple=(), # int arguments after `ints` that change from call to call (the slots' offsets)
-           ):
+def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device):
     "Launch `kernel` on `grid` with its tensor, int and constexpr arguments (each group in the kernel's order)."
     fast = device.type == 'cuda' and _knobs is not None and None not in _compiled
     if fast:
         if device.index != torch.cuda.current_device():
             with torch.cuda.device(device.index):
-                return _launch(kernel, grid, ptrs, ints, consts, num_warps, device, dyn)
-        key = (id(kernel), device.index, num_warps, consts, ints, *map(_spec, dyn),
+                return _launch(kernel, grid, ptrs, ints, consts, num_warps, device)
+        key = (id(kernel), device.index, num_warps, consts, ints,
                *[(t.dtype, t.data_ptr() % 16 == 0) for t in ptrs])
         k = _compiled.get(key)
         if k is not None:
             stream, enter, leave = torch._C._cuda_getCurrentRawStream(device.index), *_hooks()
-            meta = None if enter is None else k.launch_metadata(grid, stream, *ptrs, *ints, *dyn, *consts)
-            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *ptrs, *ints, *dyn,
-                             *consts)
+            meta = None if enter is None else k.launch_metadata(grid, stream, *ptrs, *ints, *consts)
+            try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *ptrs, *ints, *consts)
             except TypeError:                  # a launcher of another signature: Triton's path from now on
                 _compiled.clear(); _compiled[None] = k
-    names = kernel.arg_names[len(ptrs) + len(ints) + len(dyn):]
-    k = kernel[grid](*ptrs, *ints, *dyn, **dict(zip(names, consts)), num_warps=num_warps)
+    names = kernel.arg_names[len(ptrs) + len(ints):]
+    k = kernel[grid](*ptrs, *ints, **dict(zip(names, consts)), num_warps=num_warps)
     if fast:
         if len(_compiled) >= 4096: _compiled.clear()                # many shapes: start again rather than grow
         _compiled[key] = k
 
-def _launch_traced(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device,
-                   dyn:tuple=()):
+def _launch_traced(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:int, device:torch.device):
     "`_launch` through `wrap_triton`, which `torch.compile` traces into the graph (inside the Triton op)."
-    names = kernel.arg_names[len(ptrs) + len(ints) + len(dyn):]
-    torch.library.wrap_triton(kernel)[grid](*ptrs, *ints, *dyn, **dict(zip(names, consts)), num_warps=num_warps)
+    names = kernel.arg_names[len(ptrs) + len(ints):]
+    torch.library.wrap_triton(kernel)[grid](*ptrs, *ints, **dict(zip(names, consts)), num_warps=num_warps)
 
 
 # %% ../nbs/02a_fused.ipynb #f023
@@ -214,15 +206,15 @@ def _plan(key:tuple|None, cos:Tensor, sin:Tensor, make)->tuple:
 
 def _as_slots(t, # (S, …) slots in one tensor, or a list of S tensors
               traced:bool=False, # for `wrap_triton`: spare pointers get empty tensors
-             )->tuple: # starts (p0, p1, p2), offsets (o1, o2, step), whether one tensor holds every slot
+             )->tuple: # starts (p0, p1, p2), the slot stride (one tensor; else 0), whether one tensor holds every slot
     "Slots as the kernels take them: one tensor through p0 alone (no view per slot), or up to three tensors."
     # traced, no tensor is passed twice: torch.compile would copy it apart (losing an output's writes, or paying a copy)
     spare = lambda u, k: [u.new_empty(0) if traced else u for _ in range(k)]
-    if isinstance(t, Tensor): return (t, *spare(t, 2)), (0, 0, t.stride(0)), True
+    if isinstance(t, Tensor): return (t, *spare(t, 2)), t.stride(0), True
     t = list(t)
     if len(t) > 3 or any(u.stride() != t[0].stride() or u.dtype != t[0].dtype for u in t):
         return _as_slots(torch.stack(t), traced)                  # one tensor: evenly spaced slots
-    return (*t, *spare(t[-1], 3 - len(t))), (0, 0, 0), False
+    return (*t, *spare(t[-1], 3 - len(t))), 0, False
 
 def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
                     cos:Tensor, # 1|B, H, N - n_prefix, P, float32, last dimension contiguous
@@ -240,16 +232,17 @@ def rope_qkv_triton(x:Tensor, # B, N, S, H, D, any strides
     if separate and S > 3: raise ValueError(f"separate=True takes at most 3 slots, got {S}")
     if separate: out = [x.new_empty(B, N, H, D) for _ in range(S)]                    # each slot B, N, H, D
     else: out = x.new_empty(B, N, S, H, D).permute(2, 0, 1, 3, 4) if keep_layout else x.new_empty(S, B, N, H, D)
-    ptrs, offs, one = _as_slots(out, traced)
+    ptrs, step, one = _as_slots(out, traced)
     key = None if traced else (0, x.shape, x.stride(), cos.shape, cos.stride(), sin.stride(), n_prefix, n_rot,
                                separate, ptrs[0].stride(), num_warps, x.device, *kw.items())
     def make():
         BN, BD, bpp, grid = _blocks(*map(int, (B, N, H, D)), _sms(x), **{'b_per_prog': 1, **kw})
-        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *ptrs[0].stride()[-4:-1]),
+        return (grid, (B, N, H, n_prefix, cos.shape[-1], *x.stride(), *cos.stride()[:3], *ptrs[0].stride()[-4:-1],
+                       step),
                 (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, one))
     grid, ints, consts = _plan(key, cos, sin, make)
     (_launch_traced if traced else _launch)(_rope_fwd_kernel, grid, (x, cos, sin, *ptrs), ints, consts, num_warps,
-                                            x.device, offs)
+                                            x.device)
     return [t.transpose(1, 2) for t in out] if separate else out.transpose(2, 3)
 
 
@@ -258,7 +251,7 @@ if triton is not None:
     @triton.jit
     def _rope_bwd_kernel(g0_ptr, g1_ptr, g2_ptr, y0_ptr, y1_ptr, y2_ptr, cos_ptr, sin_ptr, gx_ptr, dc_ptr, ds_ptr,
                          B, N, H, n_prefix, P,
-                         sgb, sgh, sgn, sgd, syb, syh, syn, syd, stb, sth, stn, sg1, sg2, sg_step, sy1, sy2, sy_step,
+                         sgb, sgh, sgn, sgd, syb, syh, syn, syd, stb, sth, stn, sg_step, sy_step,
                          S:tl.constexpr, N_ROT:tl.constexpr, D:tl.constexpr, BLOCK_N:tl.constexpr, BLOCK_D:tl.constexpr,
                          SHARED:tl.constexpr, B_PER_PROG:tl.constexpr, TABLE_GRAD:tl.constexpr, G_ONE:tl.constexpr,
                          Y_ONE:tl.constexpr):
@@ -273,11 +266,11 @@ if triton is not None:
             m = io_mask & (b < B)
             if not SHARED: c, s = _load_table(cos_ptr + b*stb, sin_ptr + b*stb, t_off, rot)
             for si in tl.static_range(S):
-                gt = tl.load(_slot(g0_ptr, g1_ptr, g2_ptr, sg1, sg2, sg_step, si, G_ONE) + b*sgb + g_off, m)
+                gt = tl.load(_slot(g0_ptr, g1_ptr, g2_ptr, sg_step, si, G_ONE) + b*sgb + g_off, m)
                 if si < N_ROT:
                     if TABLE_GRAD:
                         g1, g2 = tl.split(tl.reshape(gt.to(tl.float32), (BLOCK_N, BLOCK_D // 2, 2)))
-                        yt = tl.load(_slot(y0_ptr, y1_ptr, y2_ptr, sy1, sy2, sy_step, si, Y_ONE) + b*syb + y_off, m)
+                        yt = tl.load(_slot(y0_ptr, y1_ptr, y2_ptr, sy_step, si, Y_ONE) + b*syb + y_off, m)
                         x1, x2 = tl.split(tl.reshape(_rotate(yt, c, -s, BLOCK_N, BLOCK_D), (BLOCK_N, BLOCK_D // 2, 2)))
                         dc += g1*x1 + g2*x2
                         ds += g2*x1 - g1*x2
@@ -301,7 +294,7 @@ def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H
                         **kw, # block sizes for `_blocks`
                        )->tuple[Tensor, Tensor, Tensor]:
     "Backward of `rope_qkv` by the Triton kernel: (grad_x as B, N, S, H, D contiguous, grad_cos, grad_sin)."
-    (gp, g_offs, g_one), (yp, y_offs, y_one) = _as_slots(g, traced), _as_slots(y, traced)
+    (gp, g_step, g_one), (yp, y_step, y_one) = _as_slots(g, traced), _as_slots(y, traced)
     S, (B, H, N, D) = len(g), gp[0].shape[-4:]                        # gp[0]: slot 0, or all S slots
     gx = gp[0].new_empty(B, N, S, H, D)
     if table_grad: dc, ds = torch.zeros_like(cos), torch.zeros_like(sin)
@@ -314,10 +307,11 @@ def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H
         bk = kw if table_grad and cos.shape[0] == 1 else {'b_per_prog': 1, **kw}
         BN, BD, bpp, grid = _blocks(*map(int, (B, N, H, D)), _sms(gx), **bk)
         return (grid, (B, N, H, n_prefix, cos.shape[-1], *gp[0].stride()[-4:], *yp[0].stride()[-4:],
-                       *cos.stride()[:3]), (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad, g_one, y_one))
+                       *cos.stride()[:3], g_step, y_step), (S, n_rot, D, BN, BD, cos.shape[0] == 1, bpp, table_grad,
+                                                            g_one, y_one))
     grid, ints, consts = _plan(key, cos, sin, make)
     (_launch_traced if traced else _launch)(_rope_bwd_kernel, grid, (*gp, *yp, cos, sin, gx, dc, ds), ints, consts,
-                                            num_warps, gx.device, g_offs + y_offs)
+                                            num_warps, gx.device)
     return (gx, dc, ds) if table_grad else (gx, cos.new_empty(0), sin.new_empty(0))
 
 
