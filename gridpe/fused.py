@@ -325,7 +325,8 @@ def _slots_fwd(traced:bool):
     "The forward of `rope_qkv`'s ops: S tensors (B, H, N, D), or one (B, N, S, H, D) with `layout`."
     def fwd(x:Tensor, cos:Tensor, sin:Tensor, n_prefix:int, n_rot:int, layout:bool)->list[Tensor]:
         if use_kernel(x) and (layout or x.shape[2] <= 3):
-            y = rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, layout, not layout, traced)
+            y = rope_qkv_triton(x, _f32(cos), _f32(sin), n_prefix, n_rot, keep_layout=layout, separate=not layout,
+                                traced=traced)
             return [y.permute(1, 3, 0, 2, 4)] if layout else y
         y = rope_qkv_eager(x, cos, sin, n_prefix, n_rot)
         if layout: return [y.permute(1, 3, 0, 2, 4).contiguous()]
