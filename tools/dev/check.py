@@ -1,16 +1,18 @@
 #!/usr/bin/env python
 """Every check CI runs, in order, counted: notebooks and modules in sync, notebooks clean, ruff (pyflakes rules) on
 gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml, README in sync with nbs/index.ipynb
-and its links resolving, `nbdev-test` per notebook, every notebook run top to bottom in a fresh Jupyter kernel as a
-user runs it, the docs pages (tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error
-outputs, absolute paths and issue numbers), the wheel built, installed with the timm extra into a fresh venv and
-smoke-tested there (tools/dev/smoke.py: every module of the wheel imports, every public name resolves and is used by a
-notebook test) with README.md's quick start run in it as written (tools/dev/quickstart.py), and the main job rerun
-against its committed table (tools/dev/main_job.py). The last line is `N passed, N failed`; the exit code is 1 if
+and its links resolving, every notebook run once, top to bottom, in a fresh Jupyter kernel as a user runs it (its test
+cells included: `nbdev-test` would run the same cells again, so it is not a default check), the docs pages
+(tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error outputs, absolute paths and issue
+numbers), the wheel built, installed with the timm extra into a fresh venv and smoke-tested there (tools/dev/smoke.py:
+every module of the wheel imports, every public name resolves and is used by a notebook test) with README.md's quick
+start run in it as written (tools/dev/quickstart.py), and the main job run once against its committed table
+(tools/dev/main_job.py: its self-test, then equal in a listed environment, within the spread of seeds elsewhere).
+Before the last line it prints each step's time; the last line is `N passed, N failed`; the exit code is 1 if
 anything failed.
 
-Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff, imports,
-readme, test, jupyter, docs, wheel, main_job)
+Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff,
+imports, readme, jupyter, docs, wheel, main_job; `--only=test` runs `nbdev-test` on every notebook)
 """
 import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, time, tomllib
 from pathlib import Path
@@ -128,23 +130,26 @@ def smoke(python, tmp):
     for t in json.loads(out.read_text()): record(t['name'], t['ok'], t['detail'])
     print('      ' + (r.stdout.strip().splitlines() or [''])[-1], flush=True)
 
-def run_notebook(nb, out_dir, timeout=1200):
+def run_notebook(nb, out_dir, timeout=1200, threads=None):
     """Execute `nb` as a user does: `jupyter nbconvert --execute`, a fresh kernel started in the notebook's folder, every
     cell in order, nothing skipped by flag (cells marked `#| cuda` skip themselves without a GPU). Returns
     (ok, seconds, first error)."""
     t0 = time.time()
     r = sh(f'{sys.executable} -m jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout={timeout} '
-           f'--output-dir {out_dir} --output {nb.stem}_{abs(hash(str(nb))) % 10**6} {nb}')
+           f'--output-dir {out_dir} --output {nb.stem}_{abs(hash(str(nb))) % 10**6} {nb}',
+           env=dict(os.environ, **({'OMP_NUM_THREADS': str(threads)} if threads else {})))
     err = '' if r.returncode == 0 else '\n'.join(l for l in r.stderr.splitlines() if not l.startswith('[NbConvertApp]'))
     return r.returncode == 0, time.time() - t0, err
 
 def jupyter_all(workers=2):
-    "Every notebook runs top to bottom in a fresh Jupyter kernel (two at a time, the slowest first)."
+    """Every notebook runs top to bottom in a fresh Jupyter kernel (two at a time, the largest first), each kernel with
+    its share of the CPUs as torch's threads: two kernels of two threads each on two cores run several times slower."""
     from concurrent.futures import ThreadPoolExecutor
     t0 = time.time()
     nbs = sorted(notebooks(), key=lambda p: -p.stat().st_size)
+    threads = max(1, (os.cpu_count() or 1)//workers)
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(workers) as ex:
-        for nb, (ok, s, err) in zip(nbs, ex.map(lambda nb: run_notebook(nb, tmp), nbs)):
+        for nb, (ok, s, err) in zip(nbs, ex.map(lambda nb: run_notebook(nb, tmp, threads=threads), nbs)):
             record(f'{nb.relative_to(ROOT)} runs top to bottom in Jupyter ({s:.0f} s)', ok, err[-3000:])
     print(f'      the notebooks ran in Jupyter in {time.time()-t0:.0f} s', flush=True)
 
@@ -189,8 +194,13 @@ def readme():
     record('every relative link and image of README.md exists in the repository', r.returncode == 0, r.stdout + r.stderr)
 
 def main_job():
-    "The main job rerun (image and points) against the committed table: equal here, within the tolerance elsewhere."
+    """The main job's check tested on its committed seeds and plants (tools/dev/main_job.py --self-test), then the main
+    job run once (image and points) against the committed table: equal in a listed environment, elsewhere within the
+    spread of seeds."""
     t0 = time.time()
+    r = sh(f'{sys.executable} tools/dev/main_job.py --self-test')
+    record("the main job's check passes each committed seed against the others and fails each planted change",
+           r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:])
     r = sh(f'{sys.executable} tools/dev/main_job.py image points')
     record("the main job reproduces the committed table (tools/dev/main_job.py)", r.returncode == 0, r.stderr[-3000:])
     print('      ' + r.stdout.strip().replace('\n', '\n      ') + f'\n      the main job took {time.time()-t0:.0f} s', flush=True)
@@ -200,13 +210,25 @@ CHECKS = dict(  # name: check, in the order CI runs them
     clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
     ruff=ruff, imports=imports_declared, readme=readme, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, wheel=wheel,
     main_job=main_job)
+# what CI runs: each notebook once (in Jupyter); `test` runs the same cells again under nbdev-test
+DEFAULT = [c for c in CHECKS if c != 'test']
+
+def show_times(times):
+    "Each step's wall time (s), the setup's (tools/test.sh's GRIDPE_SETUP_S) first, and the total."
+    steps = ([('setup', float(os.environ['GRIDPE_SETUP_S']))] if os.environ.get('GRIDPE_SETUP_S') else []) + times
+    print('step times (s): ' + ', '.join(f'{n} {t:.0f}' for n, t in steps) + f'; total {sum(t for _, t in steps):.0f}')
 
 if __name__ == '__main__':
     os.environ.setdefault('MPLBACKEND', 'Agg')
-    only = next((a.split('=', 1)[1].split(',') for a in sys.argv[1:] if a.startswith('--only=')), list(CHECKS))
+    only = next((a.split('=', 1)[1].split(',') for a in sys.argv[1:] if a.startswith('--only=')), DEFAULT)
     if '--skip-wheel' in sys.argv: only = [c for c in only if c != 'wheel']
     if unknown := set(only) - set(CHECKS): sys.exit(f"unknown check {', '.join(sorted(unknown))}; the checks: {', '.join(CHECKS)}")
-    for name in only: CHECKS[name]()
+    times = []
+    for name in only:
+        t0 = time.time()
+        CHECKS[name]()
+        times.append((name, time.time() - t0))
+    show_times(times)
     n_ok = sum(results)
     print(f'{n_ok} passed, {len(results) - n_ok} failed')
     sys.exit(0 if n_ok == len(results) else 1)
