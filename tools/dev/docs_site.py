@@ -196,10 +196,13 @@ def build(out=ROOT / '_site', proc=True):
     urls = sources(ROOT / '_proc', BUILD / 'src')
     notes = []
     if out.exists(): shutil.rmtree(out)
+    html_dir = BUILD / 'html'            # MyST-NB writes the outputs' files beside Sphinx's output folder: keep it here
+    if html_dir.exists(): shutil.rmtree(html_dir)
     warn = BUILD / 'warnings.txt'
     r = subprocess.run([sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-E', '-w', str(warn), '-c', str(SITE),
-                        '-d', str(BUILD / 'doctrees'), str(BUILD / 'src'), str(out)], cwd=ROOT, capture_output=True,
-                       text=True)
+                        '-d', str(BUILD / 'doctrees'), str(BUILD / 'src'), str(html_dir)], cwd=ROOT,
+                       capture_output=True, text=True)
+    if html_dir.exists(): shutil.move(html_dir, out)
     problems = [ln.replace(str(BUILD / 'src') + '/', '') for ln in warn.read_text().splitlines() if ln.strip()]
     if r.returncode: problems.append(f'sphinx-build failed ({r.returncode}): {r.stderr.strip()[-2000:]}')
     if out.exists():

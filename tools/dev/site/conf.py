@@ -34,7 +34,6 @@ nb_execution_mode = 'off'
 nb_render_markdown_format = 'myst'
 nb_ipywidgets_js = {}                     # no widget outputs; the default loads require.js from a CDN
 nb_merge_streams = True
-nb_output_folder = str(HERE.parents[2] / '_site_build' / 'jupyter_execute')   # outputs written for the pages
 
 
 def _inline(self, node):
