@@ -189,12 +189,14 @@ def remote_fetches(out):
 def build(out=ROOT / '_site', proc=True):
     "Build the site into `out`; return (ok, problems and notes (`note: ...`): one line each, seconds)."
     t0 = time.time()
-    if proc:
-        r = subprocess.run([sys.executable, str(ROOT / 'tools' / 'dev' / 'proc_docs.py')], cwd=ROOT, capture_output=True,
-                           text=True)
-        if r.returncode: return False, ['proc_docs.py failed: ' + (r.stderr or r.stdout).strip()[-2000:]], time.time() - t0
-    urls = sources(ROOT / '_proc', BUILD / 'src')
     notes = []
+    if proc:
+        r = subprocess.run([sys.executable, str(ROOT / 'tools' / 'dev' / 'proc_docs.py')], cwd=ROOT,
+                           capture_output=True, text=True)
+        said = (r.stderr + r.stdout).strip()
+        if r.returncode: return False, ['proc_docs.py failed: ' + said[-2000:]], time.time() - t0
+        notes += [f'note: proc_docs.py: {ln}' for ln in said.splitlines()]
+    urls = sources(ROOT / '_proc', BUILD / 'src')
     if out.exists(): shutil.rmtree(out)
     html_dir = BUILD / 'html'            # MyST-NB writes the outputs' files beside Sphinx's output folder: keep it here
     if html_dir.exists(): shutil.rmtree(html_dir)
@@ -209,7 +211,7 @@ def build(out=ROOT / '_site', proc=True):
         problems += render_maths(out)
         shutil.copytree(KATEX / 'fonts', out / '_static' / 'katex' / 'fonts', dirs_exist_ok=True)
         shutil.copy2(KATEX / 'katex.min.css', out / '_static' / 'katex' / 'katex.min.css')
-        notes = local_links(out, urls, site_url(ROOT / '_proc'))
+        notes += local_links(out, urls, site_url(ROOT / '_proc'))
         problems += remote_fetches(out)
         (out / '.buildinfo').unlink(missing_ok=True)
     return not problems, problems + notes, time.time() - t0
@@ -223,6 +225,7 @@ if __name__ == '__main__':
     out = (ROOT / a.out).resolve()
     ok, problems, secs = build(out, proc=not a.no_proc)
     for line in problems: print(line)
-    print(f'{"built" if ok else "FAILED"}: {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}/index.html '
-          f'({sum(not x.startswith("note:") for x in problems)} problems, {secs:.0f} s)')
+    shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out
+    n = sum(not x.startswith('note:') for x in problems)
+    print(f'{"built" if ok else "FAILED"}: {shown}/index.html ({n} problems, {secs:.0f} s)')
     sys.exit(0 if ok else 1)

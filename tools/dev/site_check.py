@@ -1,6 +1,6 @@
 #!/usr/bin/env python
-"""Check the built docs site (`tools/dev/docs_site.py`) in a real browser: headless Debian chromium, driven by Playwright
-(the PyPI package's Python API, with no browser of its own: `apt-get install chromium`).
+"""Check the built docs site (`tools/dev/docs_site.py`) in a real browser: headless Debian chromium driven by
+Playwright (the PyPI package's Python API, with no browser of its own: `apt-get install chromium`).
 
 Every page of the site is loaded from disk and fails on: a page that does not load; a console error or an uncaught
 exception; a request that fails (script, style, font, image); an image that does not load; a link to a page or file of
@@ -163,19 +163,27 @@ def page_rows(results):
     return rows
 
 
-def site_check_main(site=ROOT / '_site', shots=ROOT / '_site_shots', chromium=CHROMIUM):
-    "Build the site, check every page in the browser, run the self-test: [(name, ok, detail)], one per line."
+def build_row(site):
+    "Build the site (`tools/dev/docs_site.py`): (name, ok, detail)."
     sys.path.insert(0, str(Path(__file__).parent))
     import docs_site
-    ok, problems, secs = docs_site.build(Path(site))
-    rows = [('docs site builds (tools/dev/docs_site.py)', ok, f'{secs:.0f} s' if ok else '; '.join(x for x in problems if not x.startswith('note:'))[:1000])]
-    if not Path(site, 'index.html').exists(): return rows
+    ok, lines, secs = docs_site.build(Path(site))
+    problems = [x for x in lines if not x.startswith('note:')]
+    return 'docs site builds (tools/dev/docs_site.py)', ok, f'{secs:.0f} s' if ok else '; '.join(problems)[:1000]
+
+
+def browser_rows(site, shots, chromium):
     t0 = time.time()
     results = check(site, shots, chromium)
-    rows += page_rows(results)
-    rows.append((f'browser check of {len(results)} pages', all(not p for _, p in results), f'{time.time() - t0:.0f} s'))
-    rows += self_test(Path(site), chromium)
-    return rows
+    ok = all(not p for _, p in results)
+    return page_rows(results) + [(f'browser check of {len(results)} pages', ok, f'{time.time() - t0:.0f} s')]
+
+
+def site_check_main(site=ROOT / '_site', shots=ROOT / '_site_shots', chromium=CHROMIUM):
+    "Build the site, check every page in the browser, run the self-test: [(name, ok, detail)], one per line."
+    rows = [build_row(site)]
+    if not Path(site, 'index.html').exists(): return rows
+    return rows + browser_rows(Path(site), shots, chromium) + self_test(Path(site), chromium)
 
 
 if __name__ == '__main__':
@@ -187,18 +195,10 @@ if __name__ == '__main__':
     ap.add_argument('--chromium', default=CHROMIUM, help=f'the browser (default: {CHROMIUM})')
     a = ap.parse_args()
     site = (ROOT / a.site).resolve()
-    rows = []
-    if a.build:
-        sys.path.insert(0, str(Path(__file__).parent))
-        import docs_site
-        ok, problems, secs = docs_site.build(site)
-        rows.append(('docs site builds', ok, f'{secs:.0f} s' if ok else '; '.join(x for x in problems if not x.startswith('note:'))[:1000]))
+    rows = [build_row(site)] if a.build else []
     if not (site / 'index.html').exists(): sys.exit(f'no site in {a.site}: run python tools/dev/docs_site.py first')
     if a.self_test: rows += self_test(site, a.chromium)
-    t0 = time.time()
-    results = check(site, ROOT / a.shots, a.chromium)
-    rows += page_rows(results)
-    rows.append((f'browser check of {len(results)} pages', all(not p for _, p in results), f'{time.time() - t0:.0f} s'))
+    rows += browser_rows(site, ROOT / a.shots, a.chromium)
     report(rows)
     bad = sum(not ok for _, ok, _ in rows)
     print(f'{len(rows) - bad} passed, {bad} failed')

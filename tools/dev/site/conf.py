@@ -1,4 +1,4 @@
-"""Sphinx configuration of the Quarto-free docs site; `tools/dev/docs_site.py` builds it (`sphinx-build -c tools/dev/site`).
+"""Sphinx configuration of the Quarto-free docs site, which `tools/dev/docs_site.py` builds (`-c tools/dev/site`).
 
 The pages are the processed notebooks of `_proc/` (their committed outputs: nothing is executed). Maths is written out
 as plain TeX in `gp-math` elements here and turned into HTML by KaTeX when the site is built (`docs_site.py`), so a

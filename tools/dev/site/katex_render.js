@@ -7,7 +7,8 @@ process.stdin.on('data', (chunk) => { input += chunk; });
 process.stdin.on('end', () => {
   const out = JSON.parse(input).map(([tex, display]) => {
     try {
-      return {html: katex.renderToString(tex, {displayMode: display, throwOnError: true, strict: 'ignore', output: 'htmlAndMathml'})};
+      const options = {displayMode: display, throwOnError: true, strict: 'ignore', output: 'htmlAndMathml'};
+      return {html: katex.renderToString(tex, options)};
     } catch (e) {
       return {error: String(e.message || e)};
     }
