@@ -5,7 +5,8 @@ Playwright (the PyPI package's Python API, with no browser of its own: `apt-get 
 Every page of the site is loaded from disk and fails on: a page that does not load; a console error or an uncaught
 exception; a request that fails (script, style, font, image); an image that does not load; a link to a page or file of
 the site that is missing, or to an anchor that the page lacks; raw LaTeX left as text (`$$`, `\\frac`, ..., outside
-code) or an equation KaTeX could not render; an error output, a traceback or an absolute path of a machine in the page.
+code) or an equation KaTeX could not render; an error output, a traceback or an absolute path of a machine in the page;
+a page without what its notebook holds (summary, `show_doc` blocks, maths, figures).
 One line per page (`ok` or `FAIL`), then one per problem. Screenshots of four pages (home, theory, positional
 embeddings, reproduction) go to `_site_shots/`.
 
@@ -15,7 +16,7 @@ check fails on each, then checks the clean site. `--build` builds the site first
 
 Usage: python tools/dev/site_check.py [--build] [--self-test] [--site DIR] [--shots DIR] [--chromium PATH]
 """
-import argparse, re, shutil, sys, tempfile, time
+import argparse, json, re, shutil, sys, tempfile, time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -38,7 +39,10 @@ PAGE_JS = """async () => {
   body.querySelectorAll('.katex-mathml, script, style, noscript, pre, code, .highlight').forEach(e => e.remove());
   const errs = document.querySelectorAll('.katex-error, .output.traceback, .output.error, div.traceback').length;
   const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
-  return {broken, text: body.textContent, errs, links};
+  const count = (sel) => document.querySelectorAll(sel).length;
+  const seen = {docs: count('a.gp-source'), maths: count('.katex'), figures: count('.cell_output img'),
+                summary: count('.gp-summary')};
+  return {broken, text: body.textContent, errs, links, seen};
 }"""
 
 
@@ -63,6 +67,25 @@ def page_ids(path, cache):
 
 def pages(site):
     return sorted(p for p in site.rglob('*.html') if not p.relative_to(site).parts[0].startswith('_'))
+
+
+def expected(rel):
+    """What the page of notebook `rel` must show, from its processed notebook in `_proc/` (none without it): a summary
+    under the title; `show_doc` blocks for a module; rendered maths where its markdown has some; figures where its
+    outputs have some."""
+    nb = (ROOT / '_proc' / rel).with_suffix('.ipynb')
+    if not nb.exists(): return {}
+    cells = json.loads(nb.read_text())['cells']
+    src = lambda c: ''.join(c['source'])
+    exp = {'summary': 'a summary under the title'}
+    if any(c['cell_type'] == 'code' and 'show_doc(' in src(c) and c.get('outputs') for c in cells):
+        exp['docs'] = "the API's show_doc blocks"
+    prose = lambda c: re.sub(r'```.*?```|`[^`]*`', '', src(c), flags=re.S)     # maths outside code
+    if any(c['cell_type'] == 'markdown' and re.search(r'\$[^$\s][^$]*\$', prose(c)) for c in cells):
+        exp['maths'] = 'rendered maths'
+    if any('image/png' in o.get('data', {}) for c in cells for o in c.get('outputs', [])):
+        exp['figures'] = 'its figures'
+    return exp
 
 
 def link_problems(page, links, site, cache):
@@ -118,6 +141,7 @@ def check(site, shots=None, chromium=CHROMIUM, only=None):
                 for m in list(ABS_PATH.finditer(text))[:3]:
                     problems.append(f'an absolute path: ...{text[max(0, m.start() - 30):m.end() + 40]}...')
                 problems += link_problems(path, info['links'], site, cache)
+                problems += [f'missing: {what}' for k, what in expected(rel).items() if not info['seen'][k]]
             if shots:
                 for name, p in SHOTS.items():
                     if p == rel:
