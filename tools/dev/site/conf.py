@@ -20,6 +20,7 @@ html_theme = 'furo'
 html_title = 'gridpe'
 html_copy_source = False
 html_show_sourcelink = False
+html_use_index = False                   # no index entries: the page would be empty
 html_math_renderer = 'gp_katex'
 html_theme_options = {'navigation_with_keys': True}
 html_sidebars = {'**': ['sidebar/brand.html', 'sidebar/search.html', 'sidebar/scroll-start.html',
