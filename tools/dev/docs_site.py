@@ -214,6 +214,7 @@ def build(out=ROOT / '_site', proc=True):
         notes += local_links(out, urls, site_url(ROOT / '_proc'))
         problems += remote_fetches(out)
         (out / '.buildinfo').unlink(missing_ok=True)
+        if (out / '_sources').is_dir() and not any((out / '_sources').iterdir()): (out / '_sources').rmdir()
     return not problems, problems + notes, time.time() - t0
 
 
