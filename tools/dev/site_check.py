@@ -134,8 +134,11 @@ def check(site, shots=None, chromium=CHROMIUM, only=None):
             if info:
                 problems += [f'image does not load: {src}' for src in info['broken']]
                 text = ' '.join(info['text'].split())
-                for m in list(RAW_TEX.finditer(text))[:3]:
-                    problems.append(f'raw LaTeX in the text: ...{text[max(0, m.start() - 30):m.end() + 30]}...')
+                tex = list(RAW_TEX.finditer(text))
+                if tex:
+                    m = tex[0]
+                    problems.append(f'raw LaTeX in the text ({len(tex)} match(es)), first: '
+                                    f'...{text[max(0, m.start() - 30):m.end() + 30]}...')
                 if info['errs']: problems.append(f'{info["errs"]} error output(s) or unrendered equation(s)')
                 if 'Traceback (most recent call last)' in text: problems.append('a traceback in the page')
                 for m in list(ABS_PATH.finditer(text))[:3]:
@@ -148,7 +151,7 @@ def check(site, shots=None, chromium=CHROMIUM, only=None):
                         Path(shots).mkdir(parents=True, exist_ok=True)
                         page.screenshot(path=str(Path(shots) / f'{name}.png'), full_page=False)
             page.close()
-            results.append((rel, problems))
+            results.append((rel, list(dict.fromkeys(problems))))        # a request retried is one problem
         browser.close()
     return results
 
@@ -171,7 +174,8 @@ def self_test(site, chromium=CHROMIUM):
             (_, problems), = check(copy, chromium=chromium, only=[page])
         hit = [x for x in problems if x.startswith(expect)]
         out.append((f'self-test: planted {name} in {page} fails the check', bool(hit),
-                    hit[0] if hit else f'not caught (problems: {problems})'))
+                    f'the check fails with {len(problems)} problem(s): ' + '; '.join(problems) if hit
+                    else f'not caught (problems: {problems})'))
     return out
 
 
