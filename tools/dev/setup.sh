@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Create ./.venv (if missing) and install gridpe into it, editable, with its dev tools and a torch pair that works here.
+# Create ./.venv (if missing) and install gridpe into it, editable, with its dev and docs tools and a torch pair that works
+# here; then KaTeX for the Quarto-free docs site (`npm ci` in tools/dev/site, skipped while its node_modules is current).
 # GRIDPE_TORCH overrides the torch pair, e.g. GRIDPE_TORCH="torch torchvision --index-url https://download.pytorch.org/whl/cpu".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,6 +16,10 @@ fi
 python -c "import torch, torchvision" 2>/dev/null || python -m pip install -q $GRIDPE_TORCH 2>&1 | grep -v '^WARNING: Location' || true
 python -c "import torch, torchvision" || { echo "torch/torchvision did not install (tried: $GRIDPE_TORCH)"; exit 1; }
 # PYTHONWARNINGS: setuptools warns on every editable install ("Editable installation ... be careful"), which says nothing here
-PYTHONWARNINGS=ignore python -m pip install -q -e ".[dev]" 2>&1 | grep -v -e '^WARNING: Location' -e '^ *$' || true
-python -c "import gridpe, nbdev" || { echo "gridpe did not install"; exit 1; }
+PYTHONWARNINGS=ignore python -m pip install -q -e ".[dev,docs]" 2>&1 | grep -v -e '^WARNING: Location' -e '^ *$' || true
+python -c "import gridpe, nbdev, myst_nb, playwright" || { echo "gridpe did not install"; exit 1; }
+SITE=tools/dev/site
+if [ "$SITE/node_modules/.package-lock.json" -nt "$SITE/package-lock.json" ]; then :
+elif command -v npm >/dev/null; then npm ci --prefix "$SITE" --no-audit --no-fund --silent || { echo "npm ci in $SITE failed"; exit 1; }
+else echo "npm not found: the docs site (tools/dev/docs_site.py) needs Node.js and npm for KaTeX"; fi
 echo "gridpe installed in $VENV (torch $(python -c 'import torch; print(torch.__version__)')) in ${SECONDS} s"
