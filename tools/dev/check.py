@@ -4,7 +4,8 @@ gridpe/ and tools/, every third-party import of gridpe declared in pyproject.tom
 and its links resolving, every notebook run once, top to bottom, in a fresh Jupyter kernel as a user runs it (its test
 cells included: `nbdev-test` would run the same cells again, so it is not a default check), the docs pages
 (tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error outputs, absolute paths and issue
-numbers), the wheel built, installed with the timm extra into a fresh venv and smoke-tested there (tools/dev/smoke.py:
+numbers), the docs site built from them and checked page by page in headless chromium (tools/dev/site_check.py), the
+wheel built, installed with the timm extra into a fresh venv and smoke-tested there (tools/dev/smoke.py:
 every module of the wheel imports, every public name resolves and is used by a notebook test) with README.md's quick
 start run in it as written (tools/dev/quickstart.py), and the main job run once against its committed table
 (tools/dev/main_job.py: its self-test, then equal in a listed environment, within the spread of seeds elsewhere).
@@ -12,13 +13,15 @@ Before the last line it prints each step's time; the last line is `N passed, N f
 anything failed.
 
 Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff,
-imports, readme, jupyter, docs, wheel, main_job; `--only=test` runs `nbdev-test` on every notebook)
+imports, readme, jupyter, docs, site, wheel, main_job; `--only=test` runs `nbdev-test` on every notebook)
 """
 import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, time, tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 results = []
+# the checks run so far
+done = []
 
 def record(name, ok, detail=''):
     results.append(ok)
@@ -94,6 +97,16 @@ def proc_docs():
             problems = page_problems(json.loads(p.read_text()))
             record(name, not problems, '\n'.join(problems))
         except Exception as e: record(name, False, f'{type(e).__name__}: {e}')
+
+def site():
+    """The Quarto-free docs site built from `_proc/` (processed again unless the `docs` check just did), every page
+    loaded in headless chromium and checked, and the check's self-test (tools/dev/site_check.py)."""
+    sys.path.insert(0, str(ROOT/'tools'/'dev'))
+    from site_check import site_check_main
+    # `_proc/` is current only if the `docs` check processed it in this run
+    try: rows = site_check_main(proc='docs' not in done)
+    except Exception as e: rows = [('docs site builds and its pages pass the browser check', False, f'{type(e).__name__}: {e}')]
+    for name, ok, detail in rows: record(name, ok, detail)
 
 def wheel():
     with tempfile.TemporaryDirectory() as tmp:
@@ -208,7 +221,8 @@ def main_job():
 CHECKS = dict(  # name: check, in the order CI runs them
     export=lambda: unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)'),
     clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
-    ruff=ruff, imports=imports_declared, readme=readme, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, wheel=wheel,
+    ruff=ruff, imports=imports_declared, readme=readme, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, site=site,
+    wheel=wheel,
     main_job=main_job)
 # what CI runs: each notebook once (in Jupyter); `test` runs the same cells again under nbdev-test
 DEFAULT = [c for c in CHECKS if c != 'test']
@@ -227,6 +241,7 @@ if __name__ == '__main__':
     for name in only:
         t0 = time.time()
         CHECKS[name]()
+        done.append(name)
         times.append((name, time.time() - t0))
     show_times(times)
     n_ok = sum(results)

@@ -131,8 +131,6 @@ MATH = re.compile(r'<span class="(gp-math|gp-tex)">(.*?)</span>', re.S)
 
 def render_maths(out):
     "Replace every TeX span of the built pages by KaTeX's HTML (one node process); return the errors, one a line."
-    if not (KATEX / 'katex.min.css').exists():
-        sys.exit(f'KaTeX is missing: run `npm ci` in {SITE.relative_to(ROOT)} (or bash tools/dev/setup.sh)')
     pages = {p: p.read_text() for p in sorted(out.rglob('*.html'))}
     items = [(p, m) for p, t in pages.items() for m in MATH.finditer(t)]
     if not items: return []
@@ -190,6 +188,8 @@ def build(out=ROOT / '_site', proc=True):
     "Build the site into `out`; return (ok, problems and notes (`note: ...`): one line each, seconds)."
     t0 = time.time()
     notes = []
+    if not (KATEX / 'katex.min.css').exists():
+        return False, [f'KaTeX is missing: run `npm ci` in {SITE.relative_to(ROOT)} (or bash tools/dev/setup.sh)'], 0.
     if proc:
         r = subprocess.run([sys.executable, str(ROOT / 'tools' / 'dev' / 'proc_docs.py')], cwd=ROOT,
                            capture_output=True, text=True)

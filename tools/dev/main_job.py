@@ -11,7 +11,7 @@ embedded data, seed 0; their committed results are `nbs/experiments/results/cpu_
   family-wise ALPHA. DEVELOPERS.md ("The main job's numbers") gives the reasoning and the measurements.
 
 Usage: python tools/dev/main_job.py [image points] [--results DIR ...] [--record]
-       python tools/dev/main_job.py --spread 0 1 2 3 [--keep DIR]   (rerun K seeds: cpu_main_job_seeds.csv)
+       python tools/dev/main_job.py --spread 0 1 2 3 [--keep DIR]   (refresh: the seeds, seed 0's tables, this env)
        python tools/dev/main_job.py --planted NAME [--save]           (a planted change, which the check must fail)
        python tools/dev/main_job.py --self-test                       (each seed passes against the others; plants fail)
 """
@@ -30,8 +30,8 @@ KINDS = ('gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none')
 ISA_VARS = ('ATEN_CPU_CAPABILITY', 'ONEDNN_MAX_CPU_ISA', 'DNNL_MAX_CPU_ISA', 'MKL_ENABLE_INSTRUCTIONS', 'MKL_CBWR')
 # family-wise false-failure rate outside the listed environments: one CI run in a hundred
 ALPHA = 0.01
-# the tests of the family: per task, one per kind and one of all cells (image 4 + 1, points 5 + 1)
-N_TESTS = 11
+# the tests of the family: per task, one per kind, one of all cells and one per cell (image 4 + 1 + 20, points 5 + 1 + 20)
+N_TESTS = 51
 # planted changes: (python run before gridpe-compare's main, extra flags); each must fail the check
 PLANTS = dict(
     gridpe_angles_zero=("import gridpe.rope as r; f = r.GridPE.forward\n"
@@ -94,7 +94,7 @@ def differences(new, model):
     return long - model['mean'].reindex(long.index)
 
 def tests(new, model, n_tests=N_TESTS, alpha=ALPHA):
-    "The tests of one task's new table (sizes × kinds) against the spread model: one row per test."
+    "The tests of one task's new table (sizes × kinds) against the spread model: per kind, per cell, all cells (F)."
     a, K, df = alpha/n_tests, model['K'], model['df']
     d = differences(new, model)
     inflate = 1 + 1/K
@@ -104,7 +104,11 @@ def tests(new, model, n_tests=N_TESTS, alpha=ALPHA):
         t = dk.mean()/se
         rows.append(dict(test=f'kind {pe}', diff=dk.mean(), allowed=stats.t.ppf(1 - a/2, df)*se,
                          p=2*stats.t.sf(abs(t), df)))
-    z2 = d**2/(model['var_size'].reindex(d.index.get_level_values('size')).to_numpy()*inflate)
+    se_cell = (model['var_size'].reindex(d.index.get_level_values('size')).to_numpy()*inflate)**0.5
+    for (size, pe), dc, se in zip(d.index, d, se_cell):
+        rows.append(dict(test=f'cell {pe} {size}', diff=dc, allowed=stats.t.ppf(1 - a/2, df)*se,
+                         p=2*stats.t.sf(abs(dc/se), df)))
+    z2 = (d/se_cell)**2
     F, n = float(z2.mean()), len(z2)
     rows.append(dict(test=f'all {n} cells (F)', diff=float((d**2).mean()**0.5), allowed=None, F=F,
                      F_allowed=stats.f.ppf(1 - a, n, df), p=stats.f.sf(F, n, df)))
@@ -115,7 +119,11 @@ def show_tests(task, new, model, res):
     "Print a task's tests: the difference (points) and what is allowed, the p-value and the verdict."
     d = differences(new, model).unstack()[list(new.columns)]
     print(f'new − mean of {model["K"]} seeds (points)\n{d.round(1)}')
-    for r in res.itertuples():
+    cells = res[res.test.str.startswith('cell')]
+    closest = cells.p.idxmin()
+    shown = res[~res.test.str.startswith('cell') | ~res.ok | (res.index == closest)]
+    print(f'  {len(cells)} cells tested one by one: {int((~cells.ok).sum())} too far; the closest to its limit:')
+    for r in shown.itertuples():
         if r.allowed == r.allowed and r.allowed is not None:
             what = f'mean difference {r.diff:+.1f} points, ±{r.allowed:.1f} allowed'
         else: what = f'rms difference {r.diff:.1f} points, F {r.F:.2f} ({r.F_allowed:.2f} allowed)'
@@ -235,7 +243,8 @@ if __name__ == '__main__':
     p.add_argument('tasks', nargs='*', help='the tasks to check: image, points (default: both)')
     p.add_argument('--results', nargs='+', help='existing results folders, one per task, checked instead of rerunning')
     p.add_argument('--record', action='store_true', help='list this environment if its numbers equal the committed ones')
-    p.add_argument('--spread', nargs='+', type=int, help='rerun both tasks with these seeds: cpu_main_job_seeds.csv')
+    p.add_argument('--spread', nargs='+', type=int,
+                   help="refresh: both tasks with these seeds (0 among them), seed 0's tables, this environment")
     p.add_argument('--keep', help='with --spread or --planted: keep (and reuse) the results folders here')
     p.add_argument('--planted', choices=sorted(PLANTS), help='run the image job with a planted change; it must fail')
     p.add_argument('--save', action='store_true', help="with --planted: keep its table in cpu_main_job_planted.csv")

@@ -191,11 +191,11 @@ def page_rows(results):
     return rows
 
 
-def build_row(site):
-    "Build the site (`tools/dev/docs_site.py`): (name, ok, detail)."
+def build_row(site, proc=True):
+    "Build the site (`tools/dev/docs_site.py`; `proc=False`: from `_proc/` as it is): (name, ok, detail)."
     sys.path.insert(0, str(Path(__file__).parent))
     import docs_site
-    ok, lines, secs = docs_site.build(Path(site))
+    ok, lines, secs = docs_site.build(Path(site), proc=proc)
     problems = [x for x in lines if not x.startswith('note:')]
     return 'docs site builds (tools/dev/docs_site.py)', ok, f'{secs:.0f} s' if ok else '; '.join(problems)[:1000]
 
@@ -207,9 +207,9 @@ def browser_rows(site, shots, chromium):
     return page_rows(results) + [(f'browser check of {len(results)} pages', ok, f'{time.time() - t0:.0f} s')]
 
 
-def site_check_main(site=ROOT / '_site', shots=ROOT / '_site_shots', chromium=CHROMIUM):
+def site_check_main(site=ROOT / '_site', shots=ROOT / '_site_shots', chromium=CHROMIUM, proc=True):
     "Build the site, check every page in the browser, run the self-test: [(name, ok, detail)], one per line."
-    rows = [build_row(site)]
+    rows = [build_row(site, proc)]
     if not Path(site, 'index.html').exists(): return rows
     return rows + browser_rows(Path(site), shots, chromium) + self_test(Path(site), chromium)
 
