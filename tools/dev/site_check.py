@@ -16,13 +16,15 @@ check fails on each, then checks the clean site. `--build` builds the site first
 
 Usage: python tools/dev/site_check.py [--build] [--self-test] [--site DIR] [--shots DIR] [--chromium PATH]
 """
-import argparse, json, re, shutil, sys, tempfile, time
+import argparse, json, os, re, shutil, sys, tempfile, time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = '/usr/bin/chromium'
+# Debian's chromium; else Google Chrome (as on GitHub's runners); GRIDPE_CHROMIUM names another
+CHROMIUM = os.environ.get('GRIDPE_CHROMIUM') or next(
+    (b for b in ('/usr/bin/chromium', '/usr/bin/google-chrome') if Path(b).exists()), '/usr/bin/chromium')
 FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
          '--disable-background-networking', '--disable-component-update', '--disable-sync']
 SHOTS = {'home': 'index.html', 'theory': '00_theory.html', 'rope': '02_rope.html',
