@@ -171,7 +171,7 @@ def main(tasks=TASKS, results=None, record=False):
     env, listed = environment(), listed_environments()
     exact = env in listed
     print(f'this environment: {env}\n' + ('a listed one: the numbers must be equal' if exact else
-          f'not listed ({len(listed)} are): the numbers are tested against the spread of seeds'), flush=True)
+          f'not one of the {len(listed)} listed: the numbers are tested against the spread of seeds'), flush=True)
     oks, worsts = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for i, task in enumerate(tasks):
