@@ -221,8 +221,8 @@ def scale_freqs(freqs:Tensor, # wave vectors: …, P, ndim
                )->Tensor:
     "The wave vectors scaled by `method` to evaluation positions of extent `eval_extent`: same shape as `freqs`."
     method = check_scaling(method)
-    s = direction_scales(freqs, train_extent, eval_extent)[..., None]                   # …, P, 1
     if method == Scaling.none: return freqs
+    s = direction_scales(freqs, train_extent, eval_extent)[..., None]                   # …, P, 1
     if method == Scaling.pi: out = freqs / s
     elif method == Scaling.ntk: out = freqs * s ** -ntk_exponent(freqs)[..., None]
     else:
