@@ -16,10 +16,12 @@ from .checks import check_int
 from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_base, GridPEWarning
 
 # %% auto #0
-__all__ = ['PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions', 'check_pos',
-           'pe_state', 'describe_pe', 'PosEmbed', 'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies',
-           'RoPEAxial', 'mixed_frequencies', 'RoPEMixed', 'LearnedAPE', 'NoPE', 'default_parts', 'composed_frequencies',
-           'check_parts', 'ComposedPE', 'make_pe']
+__all__ = ['Scaling', 'PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions',
+           'check_pos', 'pe_state', 'describe_pe', 'PosEmbed', 'position_extent', 'directional_extent',
+           'direction_scales', 'ntk_exponent', 'yarn_ramp', 'yarn_temperature', 'check_scaling', 'scale_freqs',
+           'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies', 'RoPEAxial', 'mixed_frequencies', 'RoPEMixed',
+           'LearnedAPE', 'NoPE', 'default_parts', 'composed_frequencies', 'check_parts', 'ComposedPE', 'make_pe',
+           'set_scaling']
 
 # %% ../nbs/02_rope.ipynb #21088a6a
 def check_theta(x:Tensor, theta:Tensor):
@@ -148,6 +150,86 @@ class PosEmbed(nn.Module):
                              f"{describe_pe(mine)}: build the model with the checkpoint's embedding")
     def extra_repr(self): return ', '.join(f'{k}={v!r}' for k, v in self.settings().items())
 
+# %% ../nbs/02_rope.ipynb #0a4af8ca
+# how a `RotaryPE` scales its frequencies at evaluation, beyond the extent of its training positions (`set_scaling`)
+Scaling = str_enum('Scaling', 'none', 'pi', 'ntk', 'yarn')
+
+# %% ../nbs/02_rope.ipynb #24e4fe96
+def position_extent(pos:Tensor, # positions: B or 1, N, ndim
+                   )->Tensor:
+    "The extent max − min of the positions along each axis, over the batch: (ndim,); zeros without positions."
+    p = pos.flatten(0, 1)                                                              # B·N, ndim
+    return p.amax(0) - p.amin(0) if p.shape[0] else p.new_zeros(p.shape[-1])
+
+# %% ../nbs/02_rope.ipynb #5031c5e9
+def directional_extent(freqs:Tensor, # wave vectors: …, ndim
+                       extent:Tensor, # extent of the positions per axis: ndim
+                      )->Tensor:
+    "The extent of the box `extent` projected on each wave vector's direction, Σₖ |ω̂ₖ|·extentₖ: freqs[..., 0]."
+    unit = freqs / freqs.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(freqs.dtype).tiny)   # …, ndim; 0 for ω = 0
+    return (unit.abs() * extent.to(freqs)).sum(-1)                                     # …
+
+# %% ../nbs/02_rope.ipynb #cd9849ac
+def direction_scales(freqs:Tensor, # wave vectors: …, ndim
+                     train_extent:Tensor, # extent of the training positions per axis: ndim
+                     eval_extent:Tensor, # extent of the evaluation positions per axis: ndim
+                    )->Tensor:
+    "The scale s = L'/L of each wave vector, evaluation over training extent along it, at least 1: freqs[..., 0]."
+    L, L_eval = directional_extent(freqs, train_extent), directional_extent(freqs, eval_extent)   # …
+    return torch.where(L > 0, L_eval / L.clamp_min(torch.finfo(L.dtype).tiny), 1.).clamp_min(1.)
+
+# %% ../nbs/02_rope.ipynb #03c76513
+def ntk_exponent(freqs:Tensor, # wave vectors: …, ndim
+                )->Tensor:
+    "NTK-aware γ = log(f_max/|ω|)/log(f_max/f_min) over the nonzero magnitudes, in [0, 1]: freqs[..., 0]."
+    mag = freqs.norm(dim=-1)                                                           # …
+    hi, lo = mag.amax(), torch.where(mag > 0, mag, math.inf).amin()
+    span = (hi / lo).log()
+    return torch.where(span > 0, (hi / mag).log() / span.clamp_min(torch.finfo(mag.dtype).tiny), 0.).clamp(0, 1)
+
+# %% ../nbs/02_rope.ipynb #4c470f61
+def yarn_ramp(freqs:Tensor, # wave vectors: …, ndim
+              train_extent:Tensor, # extent of the training positions per axis: ndim
+              alpha:float=1., # pairs turning at most this many times over the training extent: interpolated
+              beta:float=32., # pairs turning at least this many times: kept
+             )->Tensor:
+    "YaRN's γ = clamp((r − α)/(β − α), 0, 1) of r = L·|ω|/2π, the turns over the training extent: freqs[..., 0]."
+    r = directional_extent(freqs, train_extent) * freqs.norm(dim=-1) / (2 * math.pi)      # …
+    return ((r - alpha) / (beta - alpha)).clamp(0, 1)
+
+# %% ../nbs/02_rope.ipynb #a3c7b0e0
+def yarn_temperature(s:Tensor|float, # the scale L'/L of the evaluation
+                    )->Tensor|float:
+    "YaRN's √(1/t) = 0.1·ln s + 1, the factor of cos and sin (the attention logits scale by its square)."
+    return 0.1 * s.log() + 1 if isinstance(s, Tensor) else 0.1 * math.log(s) + 1
+
+# %% ../nbs/02_rope.ipynb #4c72f5be
+def check_scaling(method:str, # a frequency scaling method
+                 )->Scaling:
+    "`method` as a `Scaling`: a ValueError naming the choices if it is not one."
+    if str(method) not in tuple(map(str, Scaling)):
+        raise ValueError(f"unknown frequency scaling {method!r}: choose one of {', '.join(map(str, Scaling))}")
+    return Scaling(str(method))
+
+# %% ../nbs/02_rope.ipynb #63edf4e4
+def scale_freqs(freqs:Tensor, # wave vectors: …, P, ndim
+                train_extent:Tensor, # extent of the training positions per axis: ndim
+                eval_extent:Tensor, # extent of the evaluation positions per axis: ndim
+                method:Scaling, # 'none', 'pi', 'ntk' or 'yarn'
+                alpha:float=1., # YaRN: pairs turning at most this many times over the training extent: interpolated
+                beta:float=32., # YaRN: pairs turning at least this many times: kept
+               )->Tensor:
+    "The wave vectors scaled by `method` to evaluation positions of extent `eval_extent`: same shape as `freqs`."
+    method = check_scaling(method)
+    if method == Scaling.none: return freqs
+    s = direction_scales(freqs, train_extent, eval_extent)[..., None]                   # …, P, 1
+    if method == Scaling.pi: out = freqs / s
+    elif method == Scaling.ntk: out = freqs * s ** -ntk_exponent(freqs)[..., None]
+    else:
+        g = yarn_ramp(freqs, train_extent, alpha, beta)[..., None]                       # …, P, 1
+        out = (1 - g) * freqs / s + g * freqs
+    return torch.where(s > 1, out, freqs)
+
 # %% ../nbs/02_rope.ipynb #deea1681
 class RotaryPE(PosEmbed):
     "Base of the rotary embeddings: `pe(pos)` gives the angles $\\theta = W x$, `encode` their table."
@@ -162,6 +244,10 @@ class RotaryPE(PosEmbed):
         self.ndim = check_int(ndim, 'ndim')
         self.n_blocks = None if n_blocks is None else check_int(n_blocks, 'n_blocks')
         if head_dim % 2: raise ValueError(f"head_dim must be even (channels are rotated in pairs), got {head_dim}")
+        # the frequency scaling at evaluation (`set_scaling`) and YaRN's ramp
+        self.scaling, self.alpha, self.beta = Scaling.none, 1., 32.
+        # per axis: the largest extent (max − min) of the positions of a training forward; zeros: not known
+        self.register_buffer('train_extent', torch.zeros(ndim))
     def settings(self)->dict:
         blocks = {} if self.n_blocks is None else dict(n_blocks=self.n_blocks)
         return dict(head_dim=self.head_dim, n_heads=self.n_heads, ndim=self.ndim, **blocks)
@@ -169,21 +255,50 @@ class RotaryPE(PosEmbed):
         "Frequencies from `fn(i)` (n_heads, P, ndim) of block i: fn(0) if shared, stacked (n_blocks, …) per block."
         return fn(0) if self.n_blocks is None else torch.stack([fn(i) for i in range(self.n_blocks)])
 
+    def record_extent(self, pos:Tensor, # positions of a training forward: B or 1, N, ndim
+                     ):
+        "Raise `train_extent` to the extent of `pos` on the device, without a host sync (skipped under torch.compile)."
+        if torch.compiler.is_compiling(): return
+        with torch.no_grad():
+            self.train_extent.copy_(torch.maximum(self.train_extent, position_extent(pos).to(self.train_extent)))
+    def known_extent(self)->Tensor:
+        "`train_extent` (ndim,): a ValueError if no training forward recorded it."
+        if not self.train_extent.any():
+            raise ValueError(f"scaling {str(self.scaling)!r} needs the extent of the training positions, but this "
+                             f"{self.kind} has none (train_extent is zero: not trained, or trained before it was "
+                             f"recorded); fill `train_extent` per axis, or set_scaling(model, 'none')")
+        return self.train_extent
+    def scaled_freqs(self, pos:Tensor, # positions of the forward: B or 1, N, ndim
+                    )->Tensor:
+        "The frequency vectors that rotate `pos`: `freqs` in training or at 'none', else scaled to the extent of `pos`."
+        if self.training or self.scaling == Scaling.none: return self.freqs
+        return scale_freqs(self.freqs, self.known_extent(), position_extent(pos), self.scaling, self.alpha, self.beta)
+    def _load_from_state_dict(self, state_dict, prefix, *args):
+        # a checkpoint saved before the training extent was recorded loads with it unknown (zeros)
+        if prefix + 'train_extent' not in state_dict:
+            state_dict[prefix + 'train_extent'] = torch.zeros_like(self.train_extent)
+        super()._load_from_state_dict(state_dict, prefix, *args)
+
     def forward(self, pos:Tensor, # positions: B or 1, N, ndim
                 grid_shape=None, # unused: rotary angles need only the positions
                )->Tensor:
         "The angles θ = W x of the positions: ([n_blocks,] B, n_heads, N, head_dim//2), float32 (or float64)."
         f_max = None if _values_unchecked(pos) else self.freqs.detach().norm(dim=-1).max().item()
         check_pos(pos, self.ndim, f_max)
+        if self.training: self.record_extent(pos)
         dt = torch.promote_types(pos.dtype, torch.float32)
         with torch.autocast(pos.device.type, enabled=False):
             # B,1,N,1,n and [L,]1,H,1,P,n
-            p, W = pos.to(dt)[:, None, :, None, :], self.freqs.to(dt).unsqueeze(-3).unsqueeze(-5)
+            p, W = pos.to(dt)[:, None, :, None, :], self.scaled_freqs(pos).to(dt).unsqueeze(-3).unsqueeze(-5)
             return sum(p[..., k] * W[..., k] for k in range(self.ndim))                               # [L,] B, H, N, P
 
     def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, RotaryTable]:
-        "The tokens unchanged and the rotary table of the positions (with a block axis if per block)."
-        return tokens, RotaryTable.from_angles(self(pos, grid_shape))
+        "The tokens unchanged and the rotary table of the positions (a block axis if per block; YaRN's temperature)."
+        table = RotaryTable.from_angles(self(pos, grid_shape))
+        if self.training or self.scaling != Scaling.yarn: return tokens, table
+        # one temperature for the forward, from the largest scale of any direction
+        t = yarn_temperature(direction_scales(self.freqs.detach(), self.known_extent(), position_extent(pos)).amax())
+        return tokens, RotaryTable(table.cos * t, table.sin * t)
 
 # %% ../nbs/02_rope.ipynb #b5cdc877
 class GridPE(RotaryPE):
@@ -432,3 +547,16 @@ def make_pe(kind:PEKind, # the embedding's kind
         kwargs['n_blocks'] = depth
     if cls is LearnedAPE: return LearnedAPE(dim or head_dim * n_heads, ndim, grid, **kwargs)
     return cls(head_dim, n_heads, ndim, **kwargs)
+
+# %% ../nbs/02_rope.ipynb #2897bb10
+def set_scaling(model:nn.Module, # a model, or a `RotaryPE` itself
+                method:Scaling, # 'none', 'pi', 'ntk' or 'yarn'; applied in eval mode only
+                alpha:float=1., # YaRN: pairs turning at most this many times over the training extent: interpolated
+                beta:float=32., # YaRN: pairs turning at least this many times: kept
+               )->nn.Module:
+    "Set the frequency scaling `method` on every `RotaryPE` in `model` (or on `model` itself); `model`."
+    method = check_scaling(method)
+    if not alpha < beta: raise ValueError(f"YaRN's ramp needs alpha < beta, got alpha={alpha}, beta={beta}")
+    for m in model.modules():
+        if isinstance(m, RotaryPE): m.scaling, m.alpha, m.beta = method, float(alpha), float(beta)
+    return model
