@@ -20,8 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 results = []
-# the checks run so far
-done = []
+# (check, seconds) of the checks run so far
+times = []
 
 def record(name, ok, detail=''):
     results.append(ok)
@@ -104,7 +104,7 @@ def site():
     sys.path.insert(0, str(ROOT/'tools'/'dev'))
     from site_check import site_check_main
     # `_proc/` is current only if the `docs` check processed it in this run
-    try: rows = site_check_main(proc='docs' not in done)
+    try: rows = site_check_main(proc='docs' not in dict(times))
     except Exception as e: rows = [('docs site builds and its pages pass the browser check', False, f'{type(e).__name__}: {e}')]
     for name, ok, detail in rows: record(name, ok, detail)
 
@@ -238,11 +238,9 @@ if __name__ == '__main__':
     only = next((a.split('=', 1)[1].split(',') for a in sys.argv[1:] if a.startswith('--only=')), DEFAULT)
     if '--skip-wheel' in sys.argv: only = [c for c in only if c != 'wheel']
     if unknown := set(only) - set(CHECKS): sys.exit(f"unknown check {', '.join(sorted(unknown))}; the checks: {', '.join(CHECKS)}")
-    times = []
     for name in only:
         t0 = time.time()
         CHECKS[name]()
-        done.append(name)
         times.append((name, time.time() - t0))
     show_times(times)
     n_ok = sum(results)
