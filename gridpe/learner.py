@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 
 # %% ../nbs/07b_learner.ipynb #01434250
 from __future__ import annotations
-from .rope import grid_positions
+from .rope import grid_positions, RotaryPE, Scaling, check_scaling, set_scaling
 from .attention import record_attention
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
@@ -15,11 +15,13 @@ from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
 from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite, _cause
 import pickle
 from dataclasses import dataclass
+from contextlib import contextmanager
 from pathlib import Path
 from functools import partial
 import numpy as np
 import pandas as pd
 import torch
+from torch import nn
 import matplotlib.pyplot as plt
 from fastcore.basics import patch
 from fastcore.meta import delegates
@@ -204,8 +206,20 @@ def _validate(learn:Learner, dls:dict, key:str)->pd.DataFrame:
                          'loss': r['loss']})
     return pd.DataFrame(rows, columns=[key, 'top1', 'top5', 'loss'])
 
+@contextmanager
+def _scaling(model:nn.Module, method:str):
+    "Every `RotaryPE` of `model` with frequency scaling `method` inside the block, as it was after."
+    pes = [m for m in model.modules() if isinstance(m, RotaryPE)]
+    before = [(m.scaling, m.alpha, m.beta) for m in pes]
+    for m in pes: set_scaling(m, method, m.alpha, m.beta)
+    try: yield
+    finally:
+        for m, (s, a, b) in zip(pes, before): set_scaling(m, s, a, b)
+
 def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` DataLoaders
                    sizes:list|None=None, # sizes (image sides or point counts) to evaluate; all of dls.eval by default
+                   # frequency scaling methods also evaluated at every size (rotary kinds): columns top1@<method>…
+                   eval_scaling:list=(),
                   )->pd.DataFrame:
     "Top-1, top-5 accuracy (NaN without a top-5 metric) and loss at each size: columns size, top1, top5, loss."
     # and with every size, top1@<c> and top5@<c> at the training size for each of `dls.conditions` ({c: DataLoader})
@@ -213,7 +227,13 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
     sizes = list(learn.dls.eval) if sizes is None else sizes
     if missing := [s for s in sizes if s not in learn.dls.eval]:
         raise ValueError(f"no evaluation DataLoader for sizes {missing}: have {list(learn.dls.eval)}")
+    # 'none' is the plain evaluation; a model without a rotary embedding has nothing to scale
+    methods = [m for m in map(check_scaling, eval_scaling) if m != Scaling.none]
+    rotary = any(isinstance(m, RotaryPE) for m in learn.model.modules())
     df = _validate(learn, {s: learn.dls.eval[s] for s in sizes}, 'size')
+    for m in methods if rotary else []:
+        with _scaling(learn.model, m): r = _validate(learn, {s: learn.dls.eval[s] for s in sizes}, 'size')
+        df[f'top1@{m}'], df[f'top5@{m}'] = r.top1.values, r.top5.values
     if not conds: return df
     df = df.set_index('size')
     for c, r in _validate(learn, conds, 'condition').set_index('condition').iterrows():   # e.g. clip lengths (video)
@@ -258,6 +278,7 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
                train_size:int|None=None, # marks the training size
                ax=None, # matplotlib axes
                metric:str='top1', # column to plot
+               native:int|None=None, # the data's own size: larger sizes are upsampled (shaded)
               ):
     "Accuracy against evaluation size, one line per positional embedding."
     ax = ax or plt.subplots(figsize=(6, 4))[1]
@@ -266,22 +287,25 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
         m, s = g.mean(), g.std().fillna(0)
         ax.errorbar(m.index, m.values * 100, yerr=s.values * 100, marker='o', capsize=3, label=pe or None)
     if train_size: ax.axvline(train_size, color='grey', ls=':', label='training size')
+    if native is not None and df['size'].max() > native:
+        ax.axvspan(native, df['size'].max(), color='grey', alpha=0.12, lw=0, label=f'upsampled (data: {native})')
     ax.set(xlabel='evaluation size', ylabel=f'{metric} accuracy (%)'); ax.legend()
     return ax
 
 # %% ../nbs/07b_learner.ipynb #508336ad
-def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerprint=None)->pd.DataFrame:
+def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerprint=None, eval_scaling=())->pd.DataFrame:
     "`fit_recipe` (resumed from `checkpoint`), then `evaluate_sizes` of the last and (best=True) the best weights."
     kb = KeepBest() if best else None
     start = load_checkpoint(learn, checkpoint, kb, fingerprint) if checkpoint else 0
     cbs = list(L(kb) + L(EpochCheckpoint(checkpoint, kb, fingerprint) if checkpoint else None))
     fit_recipe(learn, epochs, cbs=cbs, start_epoch=start)
     last_epoch = learn.epoch if start < epochs else epochs - 1             # (validate resets it)
-    df = evaluate_sizes(learn).assign(checkpoint='last', epoch=last_epoch)
+    df = evaluate_sizes(learn, eval_scaling=eval_scaling).assign(checkpoint='last', epoch=last_epoch)
     if not best: return df
     m, last = _bare(learn.model), _state(learn.model)
     m.load_state_dict(kb.state)
-    try: df = pd.concat([df, evaluate_sizes(learn).assign(checkpoint='best', epoch=kb.best_epoch)], ignore_index=True)
+    best_df = lambda: evaluate_sizes(learn, eval_scaling=eval_scaling).assign(checkpoint='best', epoch=kb.best_epoch)
+    try: df = pd.concat([df, best_df()], ignore_index=True)
     finally: m.load_state_dict(last)
     return df
 
@@ -290,12 +314,13 @@ def train_and_evaluate(learn:Learner, # from vit_learner or pct_learner
                        best:bool=False, # also evaluate the epoch of best validation top-1 (rows checkpoint='best')
                        checkpoint:str|Path|None=None, # `EpochCheckpoint` file: written every epoch, resumed
                        fingerprint:str|None=None, # the run's settings fingerprint: saved in the checkpoint, checked
+                       eval_scaling:list=(), # frequency scaling methods also evaluated at every size (`evaluate_sizes`)
                       )->pd.DataFrame|None:
     "`fit_recipe`, then `evaluate_sizes` with columns checkpoint, epoch; distributed, rank 0 gets it, the rest None."
-    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint, fingerprint)
+    if num_distrib() <= 1: return _fit_evaluate(learn, epochs, best, checkpoint, fingerprint, eval_scaling)
     if not hasattr(learn, 'distrib_ctx'): import fastai.distributed  # noqa: F401  (patches Learner.distrib_ctx)
     with learn.distrib_ctx():                                          # every process trains and evaluates its share
-        df = _fit_evaluate(learn, epochs, best, checkpoint, fingerprint)
+        df = _fit_evaluate(learn, epochs, best, checkpoint, fingerprint, eval_scaling)
     return None if rank_distrib() else df
 
 # %% ../nbs/07b_learner.ipynb #a4291962
