@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 import torch
 from .checks import check_int, check_positive
-from .rope import PEKind
+from .rope import PEKind, Scaling
 from .formats import load_dataset
 from .images import image_dls
 from .points import PointSampling, point_dls
@@ -48,6 +48,13 @@ class Config:
     epochs:int|None=None # training epochs
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
+    # frequency scaling methods (pi, ntk, yarn) also evaluated at every size on the rotary kinds, recorded as
+    # top1@<method>; none: the plain evaluation only
+    eval_scaling:list[str]|None=None
+    # rotations of the test inputs in degrees, evaluated at the training size and recorded as top1@rot<angle>: images
+    # on a canvas that holds the whole image at any angle (corners: the mean colour), point clouds about the vertical
+    # axis, scenes in the plane of their first two axes
+    eval_rotations:list[float]|None=None
     # peak learning rate; the recipe's (ViT 5e-4 × bs / 512, PCT 0.01) except where the small defaults raise it
     lr:float|None=None
     bs:int|None=None # batch size in total: each of W processes (accelerate launch / torchrun) takes bs // W
@@ -94,6 +101,9 @@ class Config:
     # extra model settings per kind (pe_per_block, pe_kwargs such as base and rotate): JSON or kind=JSON pairs; a kind
     # named replaces its entry
     pe_options:dict|None=None
+    # coordinate augmentation in training for every kind that sees positions (rotary kinds; APE samples its table
+    # there): shift=S jitter=J scale=F, in the units of the positions the embedding sees; None: off
+    pos_aug:dict|None=None
     # also report the epoch of best validation top-1 at the training size (saved, reloaded, evaluated); both are
     # recorded, labelled
     best:bool|None=None
@@ -140,6 +150,15 @@ class Task:
 # %% ../nbs/08_config.ipynb #5b316abb
 _POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the kinds that see positions: pos_scale's keys
 
+def _rotations(cfg)->list:
+    "The metrics of the rotated test inputs (--eval-rotations): top1@rot<angle>, top5@rot<angle>."
+    return [f'{m}@rot{a:g}' for a in cfg.eval_rotations or [] for m in ('top1', 'top5')]
+
+def _image_dls(data, size, eval_sizes, bs, device=None, eval_rotations=(), patch_size=1, **kwargs):
+    "`image_dls` whose rotation canvas is a whole number of the ViT's patches."
+    return image_dls(data, size, eval_sizes, bs, device=device, eval_rotations=eval_rotations,
+                     canvas_multiple=patch_size, **kwargs)
+
 def _draw_scenes(folder, max_size, ndim, n_scenes, noise):
     "The nd task's dataset: scenes of `max_size` tokens drawn by `scene_data` (there is no folder to read)."
     if folder is not None:
@@ -148,9 +167,9 @@ def _draw_scenes(folder, max_size, ndim, n_scenes, noise):
 
 TASKS = {
     'image': Task(
-        partial(load_dataset, task='image'), image_dls, vit_learner, ARCHS, unit='px',
+        partial(load_dataset, task='image'), _image_dls, vit_learner, ARCHS, unit='px', metrics=_rotations,
         model_args=('n_heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
-        data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug'),
+        data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug', 'eval_rotations', 'patch_size'),
         learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr'),
         defaults=dict(
             arch='vit_nano',
@@ -161,6 +180,8 @@ TASKS = {
             bs=128,
             lr=2e-3,
             eval_sizes=[20, 28, 36, 44, 56],
+            eval_scaling=['none', 'pi', 'ntk', 'yarn'],
+            eval_rotations=[],
             wd=0.05,
             label_smoothing=0.1,
             mixup=0.,
@@ -207,9 +228,9 @@ TASKS = {
                         'rope_axial': {'pe_per_block': False}}),
         recipe_lr=lambda bs: 5e-4 * bs / 512),
     'points': Task(
-        partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points',
+        partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points', metrics=_rotations,
         model_args=('pool', 'ape', 'pos_scale'),
-        data_args=('sample',),
+        data_args=('sample', 'eval_rotations'),
         learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr'),
         defaults=dict(
             arch='pct_tiny',
@@ -218,6 +239,8 @@ TASKS = {
             bs=32,
             lr=0.05,
             eval_sizes=[128, 256, 512, 1024],
+            eval_scaling=['none'],
+            eval_rotations=[],
             wd=5e-4,
             label_smoothing=0.2,
             momentum=0.9,
@@ -254,8 +277,9 @@ TASKS = {
         _draw_scenes, scene_dls, scene_learner, SCENE_ARCHS, unit='tokens', sweep='ndim',
         model_args=('n_heads', 'head_dim'),
         load_args=('ndim', 'n_scenes', 'noise'),
+        data_args=('eval_rotations',),
         learner_args=('wd', 'label_smoothing'),
-        metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')],
+        metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')] + _rotations(cfg),
         defaults=dict(
             arch='scene_vit_tiny',
             ndim=[1, 2, 3, 4, 6, 8],
@@ -266,6 +290,8 @@ TASKS = {
             epochs=10,
             size=16,
             eval_sizes=None,
+            eval_scaling=['none'],
+            eval_rotations=[],
             bs=128,
             lr=1e-3,
             wd=0.05,
@@ -296,6 +322,7 @@ TASKS = {
             lr=2e-3,
             eval_sizes=[18, 24, 36, 48],
             eval_frames=[4, 8, 12, 16],
+            eval_scaling=['none'],
             clips=1600,
             wd=0.05,
             label_smoothing=0.1,
@@ -351,6 +378,10 @@ def resolve(task:str='image', # a key of TASKS
         if not isinstance(v, dict):
             raise CompareError(f"{_flag(k)} must be per kind (JSON or kind=value pairs), got {v!r}")
         flags[k] = {**(s.get(k) or {}), **copy.deepcopy(v)}                       # the kinds named replace theirs
+    if isinstance(flags.get('pos_aug'), (str, list)):
+        flags['pos_aug'] = parse_dict(flags['pos_aug'])
+    if 'pos_aug' in flags and not isinstance(flags['pos_aug'], dict):
+        raise CompareError(f"--pos-aug takes shift=S jitter=J scale=F, got {flags['pos_aug']!r}")
     if flags.get('arch', s['arch']) != s['arch'] and 'lr' not in flags: s['lr'] = None  # another model: recipe's rate
     cfg = Config(task=task, paper=bool(paper), **{**s, **flags})
     if cfg.lr is None: cfg.lr = t.recipe_lr(cfg.bs)
@@ -375,6 +406,14 @@ def check_numbers(cfg:Config):
         for k in ('crop_pct', 'layer_scale', 'time_scale'):
             if getattr(cfg, k) is not None: check_positive(getattr(cfg, k), _flag(k))
         for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
+        for a in cfg.eval_rotations or []:
+            if isinstance(a, bool) or not isinstance(a, (int, float)) or not math.isfinite(a):
+                raise ValueError(f"--eval-rotations must be angles in degrees, got {a!r}")
+        if bad := set(cfg.pos_aug or {}) - {'shift', 'jitter', 'scale'}:
+            raise ValueError(f"--pos-aug {', '.join(sorted(bad))}: use shift=S jitter=J scale=F")
+        for k, v in (cfg.pos_aug or {}).items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < (k == 'scale'):
+                raise ValueError(f"--pos-aug {k} must be a number >= {int(k == 'scale')}, got {v!r}")
         for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
             v = getattr(cfg, k)
             if v is None: continue
@@ -396,7 +435,7 @@ def valid_heads(width:int, # token width
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
 # the settings that take one of an enum's values (--pe: each of its words); the CLI's choices come from here
-CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling)
+CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling, eval_scaling=Scaling)
 
 def _model_keys(arch:Callable)->list:
     "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."
@@ -419,8 +458,9 @@ def check_model(cfg:Config):
     if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
-        if k != 'pe' and (v := getattr(cfg, k)) is not None and v not in list(ok):
-            raise CompareError(f"{_flag(k)} {v}: choose from {', '.join(ok)}")
+        if k == 'pe' or (v := getattr(cfg, k)) is None: continue
+        if bad := [x for x in (v if isinstance(v, list) else [v]) if x not in list(ok)]:
+            raise CompareError(f"{_flag(k)} {' '.join(map(str, bad))}: choose from {', '.join(ok)}")
     for k in ('pos_scale', 'pe_options'):
         if bad := [x for x in (getattr(cfg, k) or {}) if x not in list(PEKind)]:
             raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PEKind)}")
@@ -468,7 +508,10 @@ def model_kwargs(cfg:Config, # the job's settings (resolved)
     if isinstance(kw.get('pos_scale'), dict):
         if pe in kw['pos_scale']: kw['pos_scale'] = kw['pos_scale'][pe]
         else: del kw['pos_scale']                                                    # a kind without positions (none)
-    return {**kw, **copy.deepcopy((cfg.pe_options or {}).get(pe, {}))}
+    opts = copy.deepcopy((cfg.pe_options or {}).get(pe, {}))
+    if cfg.pos_aug and pe != 'none':                                          # every kind that sees positions
+        opts['pe_kwargs'] = {'pos_aug': dict(cfg.pos_aug), **opts.get('pe_kwargs', {})}
+    return {**kw, **opts}
 
 # %% ../nbs/08_config.ipynb #45ed5c44
 def call_kwargs(fn:Callable, # the DataLoaders, Learner or train_and_evaluate

@@ -18,7 +18,7 @@ from .files import atomic_file, remove_leftovers
 from .config import Config, TASKS
 
 # %% auto #0
-__all__ = ['say', 'summary', 'verdicts', 'plot_conditions', 'report', 'sweep_report']
+__all__ = ['say', 'summary', 'verdicts', 'plot_conditions', 'scaling_table', 'report', 'sweep_report']
 
 # %% ../nbs/08b_report.ipynb #963f5b90
 def say(cfg:Config, msg:str):
@@ -69,9 +69,25 @@ def plot_conditions(res:pd.DataFrame, # results rows (one checkpoint)
     if not all(num): ax.set_xticks(list(x.values()), names)
     ax.set(xlabel='evaluation condition'); return ax
 
+# %% ../nbs/08b_report.ipynb #6a276aae
+def scaling_table(res:pd.DataFrame, # results rows with top1@<method> metrics
+                  methods:list, # scaling methods in the order to show; 'none' is the plain top1
+                  checkpoint:str='last', # 'last' or 'best' epoch
+                 )->pd.DataFrame:
+    "Top-1 (%) with each frequency scaling method: rows (scaling, size), columns kinds, 'mean ± std' over seeds."
+    parts = {m: summary(res, 'top1' if m == 'none' else f'top1@{m}', checkpoint) for m in methods}
+    return pd.concat(parts, names=['scaling']).fillna('—')
+
 # %% ../nbs/08b_report.ipynb #eaab630b
+def _upsampled(cfg:Config, native:int|None)->str:
+    "A line naming the evaluation sizes above the data's own, or nothing."
+    up = [s for s in cfg.eval_sizes if native is not None and s > native]
+    if not up: return ''
+    return f"\nsizes above the data's {native} {TASKS[cfg.task].unit} are upsampled from it: {', '.join(map(str, up))}\n"
+
 def report(cfg:Config, # the job's settings
            res:pd.DataFrame, # the folder's finished rows (merge_results)
+           native:int|None=None, # the data's own size (image side): larger sizes are marked upsampled
           )->pd.DataFrame|None:
     "Print the tables and write the plot of the job's finished runs; returns the last epoch's table."
     out, res = Path(cfg.out), res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds)]
@@ -80,14 +96,27 @@ def report(cfg:Config, # the job's settings
         say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
     if res.empty: return None
     last, conds = res[res.checkpoint == 'last'], [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]
-    fig, axs = plt.subplots(1, 1 + bool(conds), figsize=(6 + 5*bool(conds), 4), squeeze=False)
-    plot_sizes(last[last.metric == 'top1'].rename(columns={'value': 'top1'}), train_size=cfg.size, ax=axs[0, 0])
+    # the scaling methods with results (rotary kinds), after the plain evaluation
+    scaled = [m for m in cfg.eval_scaling or [] if m != 'none' and (res.metric == f'top1@{m}').any()]
+    n = 1 + bool(conds) + bool(scaled)
+    fig, axs = plt.subplots(1, n, figsize=(6 + 5*(n - 1), 4), squeeze=False)
+    plot_sizes(last[last.metric == 'top1'].rename(columns={'value': 'top1'}), train_size=cfg.size, ax=axs[0, 0],
+               native=native)
     axs[0, 0].set_title(f"gridpe-compare {cfg.task}: trained at {cfg.size}, last epoch")
     if conds: plot_conditions(last, conds, ax=axs[0, 1]).set_title(f"other conditions, at {cfg.size}")
+    if scaled:
+        big = last[last['size'] == max(cfg.eval_sizes)]
+        big = big.assign(metric=big.metric.replace({'top1': 'top1@none'}))
+        ax = plot_conditions(big, [f'top1@{m}' for m in ['none', *scaled]], ax=axs[0, -1])
+        ax.set(title=f"frequency scaling, at {max(cfg.eval_sizes)}", xlabel='scaling')
     with atomic_file(out/'results.png', 'wb') as f: fig.savefig(f, format='png', dpi=120, bbox_inches='tight')
     plt.close(fig)
     table = summary(res)
     msg = f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{table.to_string()}\n"
+    msg += _upsampled(cfg, native)
+    if scaled:
+        t = scaling_table(res, ['none', *scaled])
+        msg += f"\ntop-1 accuracy (%) with frequency scaling at evaluation, last epoch:\n{t.to_string()}\n"
     if conds:
         c = last[last.metric.isin(conds)]
         t = summary(c.assign(size=c.metric.str.split('@').str[1], metric='top1')).reindex([m[5:] for m in conds])
@@ -98,8 +127,9 @@ def report(cfg:Config, # the job's settings
                 f"epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n")
     wrote = [out/'results.csv', out/'results.png', out/'config.json']
     if res.groupby('pe').seed.nunique().min() >= 2 and res.pe.nunique() > 1:
-        v = pd.concat({m: verdicts(res, cfg.margin, metric=m) for m in ['top1', *conds]}, names=['metric'])
-        v = v.droplevel('metric') if not conds else v
+        ms = ['top1', *[f'top1@{m}' for m in scaled], *conds]
+        v = pd.concat({m: verdicts(res, cfg.margin, metric=m) for m in ms}, names=['metric'])
+        v = v.droplevel('metric') if len(ms) == 1 else v
         with atomic_file(out/'verdicts.csv') as f: v.to_csv(f)
         msg += (f"\ndifferences of top-1 (points), last epoch: 95% Welch interval, p after Holm's correction, verdict "
                 f"(equivalent: within ±{cfg.margin:g} by TOST):\n{v.drop(columns='p_eq_holm').to_string()}\n")

@@ -87,7 +87,7 @@ def run_one(cfg:Config, # the job's settings
         learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)])
         learn.logger = noop if cfg.quiet else partial(_epoch_line, learn)
     df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, fingerprint=fp,
-                            **call_kwargs(train_and_evaluate, cfg, ('best',)))
+                            **call_kwargs(train_and_evaluate, cfg, ('best', 'eval_scaling')))
     if cfg.attention and df is not None and cfg.task == 'image':
         (a := Path(cfg.out)/'attention').mkdir(parents=True, exist_ok=True)
         with atomic_file(a/f'{pe}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
@@ -115,9 +115,11 @@ def train_part(cfg:Config, # the job's settings
         df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv',
                      checkpoint=ck if cfg.resume else None)
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))  # the first: the table
-        metrics = ['top1', 'top5', *[c for c in df.columns if '@' in c]]              # top1@<condition>: the task's
+        # top1@<condition> (the task's, at the training size) and top1@<scaling method> (at every size)
+        metrics = ['top1', 'top5', *[c for c in df.columns if '@' in c]]
         rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=metrics, var_name='metric')
-        rows = rows[~rows.metric.str.contains('@') | rows['size'].eq(cfg.size)]     # conditions: at the training size
+        scaled = rows.metric.str.split('@').str[1].isin(cfg.eval_scaling or [])
+        rows = rows[~rows.metric.str.contains('@') | scaled | rows['size'].eq(cfg.size)]
         write_part(cfg, pe, seed, rows.assign(pe=pe, seed=seed), provenance=df.attrs.get('provenance'))
         ck.unlink(missing_ok=True)                                # the part is the run now (--no-resume: a stale one)
     top1 = df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan'))
@@ -274,7 +276,7 @@ def compare_job(cfg:Config, # the job's settings
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)
     else: train_all(cfg, data)
-    return None if rank_distrib() else report(cfg, merge_results(cfg.out))
+    return None if rank_distrib() else report(cfg, merge_results(cfg.out), native=getattr(dls, 'native', None))
 
 # %% ../nbs/08c_runner.ipynb #8aca06ee
 def compare(cfg:Config, # the job's settings
