@@ -135,7 +135,9 @@ def seeds_for_equivalence(sd:float, # the seed standard deviation σ (points)
     "Fewest seeds per arm with which TOST shows |difference| < `margin` at `power`; None past `n_max` or if |diff| ≥ margin."
     def pw(n):
         df, se = 2*(n - 1), sd*math.sqrt(2/n); tc = st.t.ppf(1 - alpha, df)
-        return 1 - st.nct.cdf(tc, df, (margin + diff)/se) - st.nct.cdf(tc, df, (margin - diff)/se)
+        # each tail: ~0 far out, where scipy's noncentral t gives NaN
+        tails = np.nan_to_num(st.nct.cdf(tc, df, [(margin + diff)/se, (margin - diff)/se]))
+        return 1 - tails.sum()
     if not (sd > 0 and abs(diff) < margin): return None
     ns = range(2, n_max + 1); i = bisect.bisect_left(ns, True, key=lambda n: pw(n) >= power)
     return ns[i] if i < len(ns) else None
