@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/images.html.md"""
 
 # %% ../nbs/04b_images.ipynb #23a1ef37
 from __future__ import annotations
-import math
+import math, numbers
 from .checks import check_int
 import torch
 import torch.nn.functional as F
@@ -19,7 +19,8 @@ from .arrays import ArrayDataLoaders, array_dls
 
 # %% auto #0
 __all__ = ['random_resized_crop_flip', 'resize_center_crop', 'rgb_to_gray', 'solarize', 'gaussian_blur', 'three_augment',
-           'color_jitter', 'channel_stats', 'ImageBatchTfm', 'image_dls']
+           'color_jitter', 'canvas_side', 'rotate_images', 'rotation_names', 'channel_stats', 'ImageBatchTfm',
+           'ImageRotationTfm', 'image_dls']
 
 # %% ../nbs/04b_images.ipynb #49414d09
 def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
@@ -108,6 +109,43 @@ def color_jitter(x:Tensor, # float images in [0, 1]: B, C, H, W
         x = (fo * x + (1 - fo) * target).clamp_(0, 1)
     return x
 
+# %% ../nbs/04b_images.ipynb #89f7fb3f
+def canvas_side(size:int, # image side
+                multiple:int=1, # the canvas side is a multiple of it (a ViT's patch size)
+               )->int:
+    "The smallest multiple of `multiple` at least ⌈size·√2⌉: a square canvas that holds the image at any angle."
+    size, multiple = check_int(size, 'size'), check_int(multiple, 'canvas multiple')
+    need = math.isqrt(2 * size * size - 1) + 1                                         # ⌈√2·size⌉, exactly
+    return -(-need // multiple) * multiple
+
+# %% ../nbs/04b_images.ipynb #0a1ef687
+def rotate_images(x:Tensor, # float images: B, C, H, W
+                  angle:float, # degrees, counter-clockwise as displayed
+                  side:int|None=None, # canvas side, at least ⌈√(H² + W²)⌉ (the default)
+                  fill:float=0., # the canvas's value outside the image
+                 )->Tensor:
+    "Rotate the images by `angle` about their centre onto a square canvas (bilinear): B, C, side, side."
+    H, W = x.shape[-2:]
+    need = math.isqrt(H * H + W * W - 1) + 1                                           # ⌈diagonal⌉
+    side = need if side is None else check_int(side, 'side')
+    if side < need: raise ValueError(f"a canvas of side {side} cuts the corners of a {H}×{W} image: use {need} or more")
+    mh, mw = side - H, side - W
+    if angle % 360 == 0 and mh % 2 == 0 and mw % 2 == 0: return F.pad(x, (mw//2, mw//2, mh//2, mh//2), value=fill)
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    theta = x.new_tensor([[c * side / W, -s * side / W, 0], [s * side / H, c * side / H, 0]])  # canvas → image, 2, 3
+    grid = F.affine_grid(theta.expand(len(x), 2, 3), (len(x), x.shape[1], side, side), align_corners=False)
+    return F.grid_sample(x - fill, grid, mode='bilinear', padding_mode='zeros', align_corners=False) + fill
+
+# %% ../nbs/04b_images.ipynb #e50d2d84
+def rotation_names(angles:list, # rotation angles in degrees
+                  )->dict:
+    "{'rot<angle>': angle} for the angles: 'rot15' for 15 or 15.0, 'rot22.5'; each a finite number, each name once."
+    if bad := [a for a in angles if isinstance(a, bool) or not isinstance(a, numbers.Real) or not math.isfinite(a)]:
+        raise ValueError(f"rotation angles must be finite numbers of degrees, got {bad[0]!r}")
+    names = {f"rot{int(a) if float(a).is_integer() else float(a)}": float(a) for a in angles}
+    if len(names) < len(angles): raise ValueError(f"rotation angles {list(angles)} repeat a name: give each angle once")
+    return names
+
 # %% ../nbs/04b_images.ipynb #0d11998b
 def channel_stats(x:torch.Tensor)->tuple:
     "Per-channel mean and std of uint8 images (N, C, H, W), in [0, 1], from at most 10,000 images."
@@ -142,6 +180,18 @@ class ImageBatchTfm(ItemTransform):
         x = b[0].as_subclass(Tensor) * self.std.to(b[0].device) + self.mean.to(b[0].device)
         return (x.mul_(255).round_().clamp_(0, 255).to(torch.uint8).as_subclass(type(b[0])), *b[1:])
 
+# %% ../nbs/04b_images.ipynb #52e0085d
+class ImageRotationTfm(ItemTransform):
+    "Batch transform rotating typed images onto a square canvas (`rotate_images`), after `ImageBatchTfm`."
+    order = 20
+    def __init__(self, angle:float, # degrees, counter-clockwise as displayed
+                 side:int, # canvas side
+                 fill:float=0., # the canvas outside the image: 0 after normalisation is the training mean colour
+                ): self.angle, self.side, self.fill = angle, side, fill
+    def encodes(self, b): # (images B, C, H, W, labels B,) or (images,)
+        x = rotate_images(b[0].as_subclass(Tensor), self.angle, self.side, self.fill)
+        return (x.as_subclass(type(b[0])), *b[1:])
+
 # %% ../nbs/04b_images.ipynb #d577ecae
 def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
               size:int|None=None, # training side; the stored size by default
@@ -154,8 +204,10 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
               three_augment:bool=False, # DeiT III's ThreeAugment (grayscale, solarize or blur per image) in training
               color_jitter:float=0., # brightness, contrast and saturation jitter strength in training (DeiT: 0.3)
               repeated_aug:int=1, # repeated augmentation: each epoch len(train)//r images, each r times (DeiT: 3)
+              eval_rotations:list=(), # angles in degrees: test images at `size` rotated on a canvas (dls.conditions)
+              canvas_multiple:int=1, # the rotation canvas's side is a multiple of it (a ViT's patch size)
              )->ArrayDataLoaders:
-    "fastai DataLoaders for image classification with per-size evaluation DataLoaders in `dls.eval`."
+    "fastai DataLoaders for image classification: per-size evaluation in `dls.eval`, rotations in `dls.conditions`."
     tr = data['train']
     stored = tr.x.shape[-1]
     size = stored if size is None else check_int(size, 'size')
@@ -166,4 +218,7 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
     dls = array_dls(data, tfm, size, eval_sizes, bs, eval_bs, device,
                     repeated_aug=check_int(repeated_aug, 'repeated_aug'))
     dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)
+    dls.native, dls.canvas = min(data['test'].x.shape[-2:]), canvas_side(size, canvas_multiple)
+    rot = lambda a: dls.valid.new(after_batch=[tfm(size, False), ImageRotationTfm(a, dls.canvas)])
+    dls.conditions = {k: rot(a) for k, a in rotation_names(eval_rotations).items()}
     return dls

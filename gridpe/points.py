@@ -17,10 +17,11 @@ from fastcore.basics import str_enum
 from fastai.torch_core import TensorBase, TensorCategory
 from .geometry import farthest_point_sample, gather_points
 from .arrays import ArrayDataLoaders, array_dls
+from .images import rotation_names
 
 # %% auto #0
-__all__ = ['PointSampling', 'TensorPointCloud', 'sample_points', 'augment_points', 'PointBatchTfm', 'point_dls', 'get_grid3d',
-           'show_batch', 'show_results', 'plot_top_losses']
+__all__ = ['PointSampling', 'TensorPointCloud', 'sample_points', 'augment_points', 'PointBatchTfm', 'rotate_points',
+           'PointRotationTfm', 'point_dls', 'get_grid3d', 'show_batch', 'show_results', 'plot_top_losses']
 
 # %% ../nbs/04c_points.ipynb #be75c0aa
 class TensorPointCloud(TensorBase):
@@ -79,6 +80,28 @@ class PointBatchTfm(ItemTransform):
         x = (augment_points(x) if self.augment else x).as_subclass(TensorPointCloud)
         return (x, *(y.as_subclass(TensorCategory) for y in b[1:]))
 
+# %% ../nbs/04c_points.ipynb #c127cf7a
+def rotate_points(x:Tensor, # points: B, N, 3
+                  angle:float, # degrees, counter-clockwise seen from above (right-handed about +up)
+                  up:int, # the vertical axis: 1 (y up) or 2 (z up); 0 for x up
+                 )->Tensor:
+    "Turn point clouds by `angle` about the vertical axis `up` through the origin: B, N, 3."
+    if up not in (0, 1, 2): raise ValueError(f"up must be the index of the vertical axis, 0, 1 or 2, got {up!r}")
+    i, j, t = (up + 1) % 3, (up + 2) % 3, math.radians(angle)
+    R = torch.eye(3, dtype=x.dtype, device=x.device)                             # p' = R p: axis i turns towards j
+    R[i, i], R[i, j], R[j, i], R[j, j] = math.cos(t), -math.sin(t), math.sin(t), math.cos(t)
+    return x @ R.T
+
+# %% ../nbs/04c_points.ipynb #fc0bb793
+class PointRotationTfm(ItemTransform):
+    "Batch transform turning typed point clouds about the vertical axis (`rotate_points`), after `PointBatchTfm`."
+    order = 20
+    def __init__(self, angle:float, # degrees, counter-clockwise seen from above
+                 up:int, # the vertical axis: 1 (y up) or 2 (z up)
+                ): self.angle, self.up = angle, up
+    def encodes(self, b): # (points B, N, 3, labels B,) or (points,)
+        return (rotate_points(b[0].as_subclass(Tensor), self.angle, self.up).as_subclass(type(b[0])), *b[1:])
+
 # %% ../nbs/04c_points.ipynb #b64aeed7
 def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 points (N, P, 3)
               size:int=512, # points per shape in training and validation
@@ -89,17 +112,23 @@ def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 poin
               augment:bool=True, # PCT's training augmentation
               device=None, # where batches (and their augmentation) go; the GPU when there is one
               eval_bs:int|None=None, # batch size for evaluation; bs by default
+              eval_rotations:list=(), # angles in degrees: test shapes at `size` turned about `up` (dls.conditions)
+              up:int|None=None, # the shapes' vertical axis, needed with eval_rotations: 1 (y up) or 2 (z up)
              )->ArrayDataLoaders:
-    "fastai DataLoaders for point-cloud classification with per-count evaluation DataLoaders in `dls.eval`."
+    "fastai DataLoaders for point clouds: per-count evaluation in `dls.eval`, rotations in `dls.conditions`."
     tr, te = data['train'], data['test']
     sample, eval_sample = _sampling(sample, 'sample'), _sampling(eval_sample, 'eval_sample')
     P = min(tr.x.shape[1], te.x.shape[1])
     for n in [size, *eval_sizes]:
         if check_int(n, 'point count') > P:
             raise ValueError(f"asked for {n} points but the shapes have {P}: use at most {P}")
+    if (rots := rotation_names(eval_rotations)) and up not in (0, 1, 2):
+        raise ValueError(f"eval_rotations turn the shapes about their vertical axis: give up=1 (y up) or 2 (z up), "
+                         f"got {up!r}")
     tfm = lambda n, train: PointBatchTfm(n, sample if train else eval_sample, augment and train)
     dls = array_dls(data, tfm, size, eval_sizes, bs, eval_bs, device)
-    dls.size = size
+    dls.size, dls.native = size, P
+    dls.conditions = {k: dls.valid.new(after_batch=[tfm(size, False), PointRotationTfm(a, up)]) for k, a in rots.items()}
     return dls
 
 # %% ../nbs/04c_points.ipynb #8e6737be

@@ -6,17 +6,18 @@ Docs: https://gridpe.github.io/gridpe/scenes.html.md"""
 
 # %% ../nbs/04d_scenes.ipynb #9459693a
 from __future__ import annotations
-import functools
+import functools, math
 import numpy as np
 import torch
 from torch import Tensor
 from .checks import check_int
 from .simplex import random_rotation
 from .arrays import ArraySet, array_dls, ArrayDataLoaders
+from .images import rotation_names
 
 # %% auto #0
 __all__ = ['CONDITIONS', 'cube_side', 'mean_nn_distance', 'templates', 'point_scenes', 'oracle_accuracy', 'scene_tokens',
-           'scene_data', 'scene_dls']
+           'rotate_positions', 'scene_data', 'scene_dls']
 
 # %% ../nbs/04d_scenes.ipynb #92620ee7
 @functools.lru_cache(maxsize=None)
@@ -106,6 +107,17 @@ def scene_tokens(scenes:dict, # from `point_scenes`
     "Tokens of the scenes: coordinates then type, (S, N, n + 1) float32."
     return torch.cat([scenes['x'].float(), scenes['t'][..., None].float()], -1)
 
+# %% ../nbs/04d_scenes.ipynb #07abcf19
+def rotate_positions(x:Tensor, # positions: (..., N, n) with n ≥ 2
+                     angle:float, # degrees, from axis 0 towards axis 1
+                    )->Tensor:
+    "Turn each set of positions by `angle` in the plane of axes 0 and 1 about its mean: (..., N, n), x's dtype."
+    if x.shape[-1] < 2: raise ValueError(f"a rotation needs two or more dimensions, got positions in {x.shape[-1]}")
+    c, s, z = math.cos(math.radians(angle)), math.sin(math.radians(angle)), x.double()
+    m = z[..., :2].mean(-2, keepdim=True)                                                  # the centre: ..., 1, 2
+    p, q = (z[..., :2] - m).unbind(-1)
+    return torch.cat([torch.stack([c * p - s * q, s * p + c * q], -1) + m, z[..., 2:]], -1).to(x.dtype)
+
 # %% ../nbs/04d_scenes.ipynb #c9d1f867
 def scene_data(ndim:int, # spatial dimensions, n
                n_scenes:int=4000, # training scenes (each test set: a quarter, at least 1000)
@@ -127,11 +139,16 @@ def scene_dls(data:dict, # from scene_data
               eval_sizes:list|None=None, # evaluation token counts: the data's only
               bs:int=128, # batch size
               device=None, # where batches go; the GPU when there is one
+              eval_rotations:list=(), # angles in degrees: test scenes turned in the plane of axes 0, 1; none in 1-D
              )->ArrayDataLoaders:
     "DataLoaders of scene tokens: train, test as validation and dls.eval, other conditions in dls.conditions."
-    N = data['train'].x.shape[1]
+    N, te = data['train'].x.shape[1], data['test']
     if bad := [s for s in [size or N, *(eval_sizes or [])] if s != N]:
         raise ValueError(f"scenes hold {N} tokens: token counts {bad} need scenes drawn with n_tokens={bad[0]}")
+    rots, n = rotation_names(eval_rotations), te.x.shape[-1] - 1                              # n: spatial dimensions
+    turn = lambda a: ArraySet(torch.cat([rotate_positions(te.x[..., :n], a), te.x[..., n:]], -1), te.y, te.classes)
+    sets = {**{k: v for k, v in data.items() if k not in ('train', 'test')},
+            **({k: turn(a) for k, a in rots.items()} if n >= 2 else {})}
     dls = array_dls(data, lambda s, train: None, N, [N], bs, device=device)
-    dls.size, dls.conditions = N, {k: dls.eval[N].new(v, shuffle=False) for k, v in data.items() if k not in ('train', 'test')}
+    dls.size, dls.native, dls.conditions = N, N, {k: dls.eval[N].new(v, shuffle=False) for k, v in sets.items()}
     return dls
