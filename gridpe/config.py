@@ -15,7 +15,7 @@ import torch
 from .checks import check_int, check_positive
 from .rope import PEKind, Scaling
 from .formats import load_dataset
-from .images import image_dls
+from .images import image_dls, rotation_names
 from .points import PointSampling, point_dls
 from .vit import ARCHS, Positions
 from .pct import PCT_ARCHS, Pool, APEMode
@@ -94,6 +94,9 @@ class Config:
     pos_scale:dict|None=None
     # how training shapes are reduced to --size points: first (official), random or fps; evaluation takes the first
     sample:str|None=None
+    # points: the shapes' vertical axis (0 x, 1 y, 2 z), about which --eval-rotations turns them (the embedded
+    # furniture: 1; ModelNet converted from its OFF meshes: 2)
+    up:int|None=None
     ndim:list[int]|None=None # nd: the dimensions n of the scenes, each a job of its own in out/ndim<n>
     n_scenes:int|None=None # nd: training scenes (each test condition: a quarter of them, at least 1000)
     noise:float|None=None # nd: standard deviation of the template parts' jitter, in nearest-neighbour distances
@@ -152,7 +155,7 @@ _POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the ki
 
 def _rotations(cfg)->list:
     "The metrics of the rotated test inputs (--eval-rotations): top1@rot<angle>, top5@rot<angle>."
-    return [f'{m}@rot{a:g}' for a in cfg.eval_rotations or [] for m in ('top1', 'top5')]
+    return [f'{m}@{name}' for name in rotation_names(cfg.eval_rotations or []) for m in ('top1', 'top5')]
 
 def _image_dls(data, size, eval_sizes, bs, device=None, eval_rotations=(), patch_size=1, **kwargs):
     "`image_dls` whose rotation canvas is a whole number of the ViT's patches."
@@ -230,7 +233,7 @@ TASKS = {
     'points': Task(
         partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points', metrics=_rotations,
         model_args=('pool', 'ape', 'pos_scale'),
-        data_args=('sample', 'eval_rotations'),
+        data_args=('sample', 'eval_rotations', 'up'),
         learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr'),
         defaults=dict(
             arch='pct_tiny',
@@ -249,6 +252,7 @@ TASKS = {
             ape='mlp_once',
             pos_scale=dict.fromkeys(_POSITIONED, 32.),
             sample='random',
+            up=1,
             best=False,
             pe_options={},
             pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'],
@@ -279,7 +283,9 @@ TASKS = {
         load_args=('ndim', 'n_scenes', 'noise'),
         data_args=('eval_rotations',),
         learner_args=('wd', 'label_smoothing'),
-        metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')] + _rotations(cfg),
+        # (rotations in the plane of axes 0 and 1: none in 1-D)
+        metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')]
+                            + (_rotations(cfg) if min(cfg.ndim) >= 2 else []),
         defaults=dict(
             arch='scene_vit_tiny',
             ndim=[1, 2, 3, 4, 6, 8],
@@ -401,6 +407,7 @@ def check_numbers(cfg:Config):
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]:
             if check_int(v, _flag(k)) > 2**31 - 1: raise ValueError(f"{_flag(k)} must be at most {2**31 - 1}, got {v}")
         for s in cfg.seeds: check_int(s, '--seeds', 0)
+        if cfg.up is not None and check_int(cfg.up, '--up', 0) > 2: raise ValueError(f"--up must be 0, 1 or 2, got {cfg.up}")
         if cfg.warmup_epochs is not None: check_int(cfg.warmup_epochs, '--warmup-epochs', 0)
         check_positive(cfg.lr, '--lr')
         for k in ('crop_pct', 'layer_scale', 'time_scale'):
@@ -409,6 +416,7 @@ def check_numbers(cfg:Config):
         for a in cfg.eval_rotations or []:
             if isinstance(a, bool) or not isinstance(a, (int, float)) or not math.isfinite(a):
                 raise ValueError(f"--eval-rotations must be angles in degrees, got {a!r}")
+        rotation_names(cfg.eval_rotations or [])                        # two angles of one name (15, 15.0)
         if bad := set(cfg.pos_aug or {}) - {'shift', 'jitter', 'scale'}:
             raise ValueError(f"--pos-aug {', '.join(sorted(bad))}: use shift=S jitter=J scale=F")
         for k, v in (cfg.pos_aug or {}).items():

@@ -62,7 +62,7 @@ def plot_conditions(res:pd.DataFrame, # results rows (one checkpoint)
                    ):
     "Top-1 against evaluation condition, one line per kind; conditions ending in a number (t8: 8 frames) are its x."
     names = [m.split('@', 1)[1] for m in conds]
-    num = [re.fullmatch(r'[a-z_]*?(\d+(?:\.\d+)?)', n) for n in names]
+    num = [re.fullmatch(r'[a-z_]*?(-?\d+(?:\.\d+)?)', n) for n in names]
     x = dict(zip(conds, [float(m.group(1)) for m in num] if all(num) else range(len(conds))))
     r = res[res.metric.isin(conds)]
     ax = plot_sizes(r.assign(size=r.metric.map(x)).rename(columns={'value': 'top1'}), ax=ax)
@@ -95,7 +95,9 @@ def report(cfg:Config, # the job's settings
                    if not ((res.pe == pe) & (res.seed == s)).any()]:
         say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
     if res.empty: return None
-    last, conds = res[res.checkpoint == 'last'], [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]
+    last = res[res.checkpoint == 'last']
+    # the task's conditions with results
+    conds = [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@') and (res.metric == m).any()]
     # the scaling methods with results (rotary kinds), after the plain evaluation
     scaled = [m for m in cfg.eval_scaling or [] if m != 'none' and (res.metric == f'top1@{m}').any()]
     n = 1 + bool(conds) + bool(scaled)
