@@ -116,6 +116,10 @@ def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
     want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
             for m in ('top1', 'top5')}
     want |= {(pe, seed, c, cfg.size, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for m in TASKS[cfg.task].metrics(cfg)}
+    # each scaling method at every size, for a rotary kind (the others have nothing to scale)
+    scaled = [m for m in cfg.eval_scaling or [] if m != 'none'] if pe not in ('ape', 'none') else []
+    want |= {(pe, seed, c, s, f'{k}@{m}') for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
+             for m in scaled for k in ('top1', 'top5')}
     have = set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
     if have != want or len(df) != len(want):
         raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes "

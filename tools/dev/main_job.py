@@ -3,6 +3,8 @@
 
 The main job is `gridpe-compare image` (the README's table) and `gridpe-compare points`, with their defaults on the
 embedded data, seed 0; their committed results are `nbs/experiments/results/cpu_{image,points}_default.csv`.
+The image job also evaluates its rotary kinds with frequency scaling (pi, ntk, yarn): a second table shows them at the
+largest size; it must be equal in a listed environment, and is shown, not tested, elsewhere.
 - In a listed environment (`cpu_default_env.json`: torch build, the CPU's vector instructions as torch uses them,
   threads; each one reproduced the committed tables bit for bit), every number must be equal.
 - Elsewhere float sums are ordered differently, and training can amplify last-bit differences as a change of seed
