@@ -8,7 +8,7 @@ Docs: https://gridpe.github.io/gridpe/callbacks.html.md"""
 from __future__ import annotations
 from .files import atomic_file
 from .optim import _bare
-import os
+import os, random
 from pathlib import Path
 import numpy as np
 import torch
@@ -22,7 +22,8 @@ from fastai.callback.mixup import MixHandler, MixUp, CutMix
 from fastai.torch_core import rank_distrib
 
 # %% auto #0
-__all__ = ['MixUpCutMix', 'KeepBest', 'EpochCheckpoint', 'load_checkpoint', 'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV']
+__all__ = ['MixUpCutMix', 'KeepBest', 'random_state', 'set_random_state', 'EpochCheckpoint', 'load_checkpoint', 'resumed_epochs',
+           'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV']
 
 # %% ../nbs/07a_callbacks.ipynb #6073d1eb
 class MixUpCutMix(MixHandler):
@@ -56,9 +57,43 @@ def _state(model:nn.Module)->dict:
     "A CPU copy of the model's state dict."
     return {k: v.detach().to('cpu', copy=True) for k, v in _bare(model).state_dict().items()}
 
+# %% ../nbs/07a_callbacks.ipynb #f84b9d2f
+def _py_state(s:tuple)->dict:
+    "A `random.Random` state as a tensor and numbers (what a weights-only checkpoint may hold)."
+    return dict(version=s[0], state=torch.tensor(s[1], dtype=torch.int64), gauss=s[2])       # state: (625,)
+
+def random_state(learn:Learner, # the Learner whose DataLoaders' generators are taken too
+                )->dict:
+    "Every random state a training epoch draws from: Python's, NumPy's, torch's (CPU, CUDA) and the DataLoaders'."
+    name, keys, pos, has_gauss, gauss = np.random.get_state()
+    npy = dict(name=name, keys=torch.from_numpy(keys.astype(np.int64)), pos=pos, has_gauss=has_gauss, gauss=gauss)
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else []
+    return dict(python=_py_state(random.getstate()), numpy=npy, torch=torch.get_rng_state(), cuda=cuda,
+                loaders=[_py_state(dl.rng.getstate()) for dl in learn.dls.loaders])
+
+# %% ../nbs/07a_callbacks.ipynb #c2629b29
+def _from_py(d:dict)->tuple: return d['version'], tuple(d['state'].tolist()), d['gauss']
+
+def set_random_state(learn:Learner, # the Learner whose DataLoaders' generators are set too
+                     state:dict, # from `random_state`
+                    ):
+    "Put back every random state `random_state` took: the draws that followed it repeat."
+    n = state['numpy']
+    random.setstate(_from_py(state['python']))
+    np.random.set_state((n['name'], n['keys'].cpu().numpy().astype(np.uint32), n['pos'], n['has_gauss'], n['gauss']))
+    torch.set_rng_state(state['torch'].cpu())
+    for i, s in enumerate(state['cuda'][:torch.cuda.device_count()]): torch.cuda.set_rng_state(s.cpu(), i)
+    for dl, s in zip(learn.dls.loaders, state['loaders'], strict=True): dl.rng.setstate(_from_py(s))
+
 # %% ../nbs/07a_callbacks.ipynb #34808fc0
+def _loop_state(learn:Learner)->dict:
+    "What fastai's loop carries from epoch to epoch: the recorder's smoothed loss, the iteration, fp16's loss scale."
+    sm, sc = learn.recorder.smooth_loss, getattr(learn, 'scaler', None)
+    return dict(smooth=(sm.count, sm.val.as_subclass(torch.Tensor)), train_iter=learn.train_iter,
+                scaler=None if sc is None else sc.state_dict())
+
 class EpochCheckpoint(Callback):
-    "After every trained epoch, save weights, optimiser, epoch, `keep_best` and `fingerprint` to `fname` (atomically)."
+    "After every trained epoch, save weights, optimiser, random state, epoch, `keep_best`, `fingerprint` to `fname`."
     order = KeepBest.order + 1
     def __init__(self, fname:str|Path, # the checkpoint file
                  keep_best:KeepBest|None=None, # the run's KeepBest, saved with it
@@ -70,7 +105,10 @@ class EpochCheckpoint(Callback):
         if rank_distrib() or not trained: return
         kb = self.kb if self.kb is not None and self.kb.state is not None else None
         ck = dict(model=_bare(self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
-                  epoch=self.epoch, fingerprint=self.fingerprint, best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state))
+                  epoch=self.epoch, fingerprint=self.fingerprint,
+                  best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state),
+                  random=random_state(self.learn), loop=_loop_state(self.learn),
+                  resumed=list(getattr(self.learn, 'resumed', [])))
         self.fname.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(self.fname, 'wb') as f: torch.save(ck, f)
 
@@ -91,30 +129,61 @@ def _read_checkpoint(fname:str|Path, dev='cpu')->dict:
         raise ValueError(f"{fname}: not a readable checkpoint ({_cause(e)}); "
                          "delete it, or pass --no-resume to train the run from the start") from None
 
-def load_checkpoint(learn:Learner, # the run's Learner (the same model and optimiser as the saved run)
+class _Resume(Callback):
+    "Once, as epoch `at` begins (before anything draws), the checkpoint's random and loop states; a fit from 0: never."
+    order = -100
+    def __init__(self, at:int, state:dict, loop:dict):
+        self.at, self.state, self.loop, self.done = at, state, loop, False
+    def before_epoch(self):
+        if self.done or self.epoch != self.at: return
+        (n, v), sc, self.done = self.loop['smooth'], getattr(self.learn, 'scaler', None), True
+        set_random_state(self.learn, self.state)
+        self.learn.recorder.smooth_loss.count, self.learn.recorder.smooth_loss.val = n, v.cpu()
+        self.learn.train_iter = self.loop['train_iter']
+        if sc is not None and self.loop['scaler']: sc.load_state_dict(self.loop['scaler'])
+    def before_train(self): self.done = True
+    def after_fit(self): self.learn.remove_cb(self)
+
+def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimiser and DataLoaders as the saved run)
                     fname:str|Path, # an `EpochCheckpoint` file
                     keep_best:KeepBest|None=None, # restored too, when given
                     # the run's settings fingerprint: a file saved with another is refused (one without, accepted)
                     fingerprint:str|None=None,
                    )->int:
-    "Restore weights, optimiser (and `keep_best`) from `fname`: the epoch to resume from, 0 when there is no file."
+    "Restore weights, optimiser, random state (and `keep_best`) from `fname`: the epoch to resume from (0: no file)."
+    learn.remove_cbs(learn.cbs.filter(lambda c: isinstance(c, _Resume)))
+    learn.resumed = []
     if not Path(fname).exists(): return 0
     ck = _read_checkpoint(fname, dev := getattr(learn.dls, 'device', None) or 'cpu')
     if fingerprint is not None and ck.get('fingerprint') not in (None, fingerprint):
         raise ValueError(f"{fname} was saved by a run of other settings (fingerprint {ck['fingerprint']}, this run's "
                          f"{fingerprint}): delete it, or pass --no-resume to train the run from the start")
+    if isinstance(ck, dict) and 'model' in ck and 'random' not in ck:
+        raise ValueError(f"{fname} holds no random state (an older gridpe saved it), so the resumed run would differ "
+                         "from an uncut one: delete it, or pass --no-resume to train the run from the start")
     try:
+        if (n := len(ck['random']['loaders'])) != len(learn.dls.loaders):
+            raise ValueError(f"the random states of {n} DataLoaders, for {len(learn.dls.loaders)}")
         _bare(learn.model).to(dev).load_state_dict(ck['model'])
         if learn.opt is None: learn.create_opt()
         learn.opt.load_state_dict(ck['opt'])
         if keep_best is not None and ck['best'] is not None:
             keep_best.best, keep_best.best_epoch, st = ck['best']
             keep_best.state, keep_best.reset_on_fit = {k: v.cpu() for k, v in st.items()}, False
-        return ck['epoch'] + 1
+        resumed, cb = [*ck['resumed'], ck['epoch'] + 1], _Resume(ck['epoch'] + 1, ck['random'], ck['loop'])
     except (KeyError, TypeError, ValueError, RuntimeError) as e:    # readable, but another model's (or none)
         if isinstance(e, RuntimeError) and 'state_dict' not in str(e): raise           # not about the file: a bug
         raise ValueError(f"{fname} does not hold this run's model and optimiser ({_cause(e)}): "
                          "delete it, or pass --no-resume to train the run from the start") from None
+    learn.resumed = resumed
+    learn.add_cb(cb)
+    return cb.at
+
+# %% ../nbs/07a_callbacks.ipynb #9e404422
+def resumed_epochs(learn:Learner, # a Learner that `load_checkpoint` may have resumed
+                  )->list:
+    "The epochs at which the Learner's run resumed from a checkpoint, earlier cuts included: [] for a run never cut."
+    return list(getattr(learn, 'resumed', []))
 
 # %% ../nbs/07a_callbacks.ipynb #44a13188
 class NonFiniteLoss(ValueError):
