@@ -182,21 +182,22 @@ def plot_spectra(head_dim:int=64, # channels per head
     if len(grid) != 2: raise ValueError(f"plot_spectra draws the plane: grid must have 2 sizes, got {grid}")
     cols = min(4, len(variants))
     rows = -(-len(variants) // cols)
-    fig, axs = plt.subplots(rows, cols, figsize=(3.4 * cols, 3.6 * rows), squeeze=False)
+    fig, axs = plt.subplots(rows, cols, figsize=(3.4 * cols, 3.8 * rows), squeeze=False)
     for ax, (label, (kind, kw)) in zip(axs.flat, variants.items()):
         pe = make_pe(kind, head_dim, n_heads, 2, **kw)
         W, slow = pe.freqs.detach().double()[head], pair_turns(pe, grid)[head] < threshold   # P, 2 and P
         mag = W.norm(dim=-1)
         r = (mag / floor).clamp_min(1).log10()                                          # P: 0 at the floor
         xy = W / mag.clamp_min(1e-300)[:, None] * r[:, None]
-        for k, c in ((False, 'tab:blue'), (True, 'tab:orange')):
+        for k, c, name in ((False, 'tab:blue', 'turning more'), (True, 'tab:orange', f'slow: < {threshold:g} rad')):
             m = (mag > 0) & (slow == k)
-            ax.scatter(xy[m, 0], xy[m, 1], s=14, color=c)
+            ax.scatter(xy[m, 0], xy[m, 1], s=14, color=c, label=f'{name} across {"×".join(map(str, grid))}')
         for d in range(1, round(math.log10(1 / floor)) + 1):
             ax.add_patch(plt.Circle((0, 0), d, fill=False, ls='--', lw=0.6, color='grey'))
         lim = math.log10(1 / floor) * 1.1
         ax.set(xlim=(-lim, lim), ylim=(-lim, lim), aspect='equal', xticks=[], yticks=[],
                title=f'{label}\nslow {slow_share(pe, grid, threshold):.0%}')
     for ax in axs.flat[len(variants):]: ax.axis('off')
+    fig.legend(*axs.flat[0].get_legend_handles_labels(), loc='lower right', frameon=False)
     fig.tight_layout()
     return fig

@@ -145,7 +145,7 @@ def augment_positions(pos:Tensor, # positions: B or 1, N, ndim
                      )->Tensor:
     "Per sample p' = c + s·(p − c) + Δ + ε (eq. augmentation), drawn from torch's global RNG: (batch, N, ndim)."
     shift, jitter, scale = check_pos_aug(PosAug(shift, jitter, scale))
-    if pos.shape[0] not in (1, check_int(batch, 'batch')):
+    if pos.shape[0] not in (1, batch):
         raise ValueError(f"positions of {pos.shape[0]} rows cannot be augmented for a batch of {batch}")
     p = pos.to(torch.promote_types(pos.dtype, torch.float32)).expand(batch, -1, -1)    # B, N, n
     B, N, n = p.shape
