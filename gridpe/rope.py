@@ -13,8 +13,8 @@ import torch.nn.functional as F
 from torch import nn, Tensor
 from fastcore.basics import str_enum
 from .checks import check_int, check_choice
-from .simplex import (grid_frequencies, random_rotation, check_ratio, ratio_from_base, GridPEWarning, n_scales,
-                            n_directions, scale_frequencies, Directions)
+from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_base, GridPEWarning
+from .simplex import n_scales, n_directions, scale_frequencies, Directions
 
 # %% auto #0
 __all__ = ['Scaling', 'Spectrum', 'PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable',
