@@ -18,8 +18,9 @@ from .theory import rel_kernel
 from .rope import RotaryPE, make_pe
 
 # %% auto #0
-__all__ = ['frequency_budget', 'scale_span', 'wave_vectors', 'random_directions', 'kernel_profile', 'anisotropy', 'coverage',
-           'plot_isotropy', 'isotropy_table']
+__all__ = ['SPECTRUM_VARIANTS', 'frequency_budget', 'scale_span', 'wave_vectors', 'random_directions', 'kernel_profile',
+           'anisotropy', 'coverage', 'plot_isotropy', 'isotropy_table', 'pair_turns', 'slow_share', 'spectrum_table',
+           'plot_spectra']
 
 # %% ../nbs/02b_isotropy.ipynb #0bae5727
 def frequency_budget(head_dim:int, # channels per attention head, d
@@ -120,3 +121,83 @@ def isotropy_table(ns=(1, 2, 3, 4, 6, 8), # dimensions
     rows = [dict(n=n, kind=k, anisotropy=anisotropy(pe := make_pe(k, head_dim, n_heads, n)), **coverage(pe))
             for n in ns for k in kinds]
     return pd.DataFrame(rows).set_index(['n', 'kind'])
+
+# %% ../nbs/02b_isotropy.ipynb #7b62ce6d
+# the spectra compared: label → (kind, options of `make_pe`)
+SPECTRUM_VARIANTS = {
+    'gridpe': ('gridpe', {}),
+    'gridpe, axes': ('gridpe', dict(directions='axes', rotate='fixed')),
+    'gridpe, random directions': ('gridpe', dict(directions='random')),
+    'rope_axial': ('rope_axial', {}),
+    'rope_axial, gridpe spectrum': ('rope_axial', dict(spectrum='gridpe')),
+    'rope_mixed': ('rope_mixed', {}),
+    'composed': ('composed', {}),
+}
+
+# %% ../nbs/02b_isotropy.ipynb #c6ccf449
+def pair_turns(pe:RotaryPE, # a rotary embedding
+               grid:tuple=(8, 8), # cells per axis of the grid
+               block:int=0, # the block whose pairs to take, for a per-block embedding
+              )->Tensor:
+    "How far each pair's angle turns across the grid's cells, $\\sum_k |\\omega_k|(g_k - 1)$: (n_heads, P), float64."
+    if not isinstance(pe, RotaryPE): raise ValueError(f"{type(pe).__name__} is not rotary: it has no wave vectors")
+    W = pe.freqs.detach().double()
+    W = W[block] if W.ndim == 4 else W                                                  # H, P, n
+    return (W.abs() * (W.new_tensor(grid) - 1)).sum(-1)
+
+# %% ../nbs/02b_isotropy.ipynb #4dfc6d36
+def slow_share(pe:RotaryPE, # a rotary embedding
+               grid:tuple=(8, 8), # cells per axis of the grid
+               threshold:float=0.5, # radians
+              )->float:
+    "The share of a rotary embedding's channel pairs (unrotated ones included) turning < `threshold` across the grid."
+    return float((pair_turns(pe, grid) < threshold).double().mean())
+
+# %% ../nbs/02b_isotropy.ipynb #f386e182
+def spectrum_table(head_dim:int=64, # channels per head
+                   n_heads:int=4, # attention heads
+                   grid:tuple=(8, 8), # cells per axis of the grid (its length is the dimension n)
+                   threshold:float=0.5, # radians: a pair turning less across the grid is slow
+                   variants:dict=SPECTRUM_VARIANTS, # label → (kind, options of `make_pe`)
+                  )->pd.DataFrame:
+    "Per variant: kind, largest and smallest non-zero magnitude, and the shares of unrotated and slow pairs."
+    rows = {}
+    for label, (kind, kw) in variants.items():
+        pe = make_pe(kind, head_dim, n_heads, len(grid), **kw)
+        mag = pe.freqs.detach().double().norm(dim=-1)
+        rows[label] = dict(kind=kind, f_max=float(mag.max()), f_min=float(mag[mag > 0].min()),
+                           unrotated=float((mag == 0).double().mean()), slow=slow_share(pe, grid, threshold))
+    return pd.DataFrame(rows).T.rename_axis(f'd={head_dim}, grid {"×".join(map(str, grid))}')
+
+# %% ../nbs/02b_isotropy.ipynb #9abd989d
+def plot_spectra(head_dim:int=64, # channels per head
+                 n_heads:int=4, # attention heads
+                 head:int=0, # the head drawn
+                 grid:tuple=(8, 8), # cells per axis of the grid (2-D)
+                 threshold:float=0.5, # radians: pairs turning less across the grid are drawn as slow
+                 variants:dict=SPECTRUM_VARIANTS, # label → (kind, options of `make_pe`)
+                 floor:float=1e-3, # the magnitude at the centre
+                ):
+    "One panel per variant: one head's wave vectors ω̂ at distance log10(|ω|/floor), slow pairs in orange; the figure."
+    if len(grid) != 2: raise ValueError(f"plot_spectra draws the plane: grid must have 2 sizes, got {grid}")
+    cols = min(4, len(variants))
+    rows = -(-len(variants) // cols)
+    fig, axs = plt.subplots(rows, cols, figsize=(3.4 * cols, 3.8 * rows), squeeze=False)
+    for ax, (label, (kind, kw)) in zip(axs.flat, variants.items()):
+        pe = make_pe(kind, head_dim, n_heads, 2, **kw)
+        W, slow = pe.freqs.detach().double()[head], pair_turns(pe, grid)[head] < threshold   # P, 2 and P
+        mag = W.norm(dim=-1)
+        r = (mag / floor).clamp_min(1).log10()                                          # P: 0 at the floor
+        xy = W / mag.clamp_min(1e-300)[:, None] * r[:, None]
+        for k, c, name in ((False, 'tab:blue', 'turning more'), (True, 'tab:orange', f'slow: < {threshold:g} rad')):
+            m = (mag > 0) & (slow == k)
+            ax.scatter(xy[m, 0], xy[m, 1], s=14, color=c, label=f'{name} across {"×".join(map(str, grid))}')
+        for d in range(1, round(math.log10(1 / floor)) + 1):
+            ax.add_patch(plt.Circle((0, 0), d, fill=False, ls='--', lw=0.6, color='grey'))
+        lim = math.log10(1 / floor) * 1.1
+        ax.set(xlim=(-lim, lim), ylim=(-lim, lim), aspect='equal', xticks=[], yticks=[],
+               title=f'{label}\nslow {slow_share(pe, grid, threshold):.0%}')
+    for ax in axs.flat[len(variants):]: ax.axis('off')
+    fig.legend(*axs.flat[0].get_legend_handles_labels(), loc='lower right', frameon=False)
+    fig.tight_layout()
+    return fig

@@ -6,22 +6,24 @@ Docs: https://gridpe.github.io/gridpe/rope.html.md"""
 
 # %% ../nbs/02_rope.ipynb #63366478
 from __future__ import annotations
-import json, math, warnings
+import json, math, numbers, warnings
 from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
 from fastcore.basics import str_enum
-from .checks import check_int
+from .checks import check_int, check_choice
 from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_base, GridPEWarning
+from .simplex import n_scales, n_directions, scale_frequencies, Directions
 
 # %% auto #0
-__all__ = ['Scaling', 'PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'grid_positions',
-           'check_pos', 'pe_state', 'describe_pe', 'PosEmbed', 'position_extent', 'directional_extent',
-           'direction_scales', 'ntk_exponent', 'yarn_ramp', 'yarn_temperature', 'check_scaling', 'scale_freqs',
-           'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies', 'RoPEAxial', 'mixed_frequencies', 'RoPEMixed',
-           'LearnedAPE', 'NoPE', 'default_parts', 'composed_frequencies', 'check_parts', 'ComposedPE', 'make_pe',
-           'set_scaling']
+__all__ = ['Scaling', 'Spectrum', 'PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable',
+           'grid_positions', 'check_pos', 'PosAug', 'check_pos_aug', 'augment_positions', 'pe_state', 'describe_pe',
+           'PosEmbed', 'position_extent', 'directional_extent', 'direction_scales', 'ntk_exponent', 'yarn_ramp',
+           'yarn_temperature', 'check_scaling', 'scale_freqs', 'RotaryPE', 'GridPE', 'pairs_per_axis',
+           'axial_frequencies', 'axial_gridpe_frequencies', 'RoPEAxial', 'mixed_frequencies', 'RoPEMixed',
+           'sample_table', 'LearnedAPE', 'NoPE', 'default_parts', 'composed_frequencies', 'check_parts', 'ComposedPE',
+           'make_pe', 'set_scaling']
 
 # %% ../nbs/02_rope.ipynb #21088a6a
 def check_theta(x:Tensor, theta:Tensor):
@@ -106,6 +108,55 @@ def check_pos(pos:Tensor, # positions: B, N, ndim
         warnings.warn(f"float32 positions up to {m/scale:.3g} give angles up to {m:.3g} rad, rounded by up to "
                       f"{m*2**-24:.2g} rad: pass float64 positions for exact angles", RuntimeWarning)
 
+# %% ../nbs/02_rope.ipynb #d8c6b8de
+class PosAug(NamedTuple):
+    "Coordinate augmentation in training (eq. augmentation): `shift=0, jitter=0, scale=1`, the default, is off."
+    shift:float=0. # per sample, a global shift Δ ~ U(−shift, shift) per axis
+    jitter:float=0. # per token, ε ~ U(−jitter, jitter) per axis
+    scale:float=1. # per sample, a rescale about the centre by s = exp(U(−ln scale, ln scale)); 1: none
+
+    @property
+    def active(self)->bool:
+        "Whether it moves any position."
+        return self.shift > 0 or self.jitter > 0 or self.scale > 1
+
+# %% ../nbs/02_rope.ipynb #9e875619
+def check_pos_aug(pos_aug:PosAug|dict|None, # a `PosAug`, a dict of some of its fields, or None (off)
+                 )->PosAug:
+    "`pos_aug` as a `PosAug` of floats: a ValueError naming the field if it is unknown, negative, or `scale` < 1."
+    if pos_aug is None: return PosAug()
+    if isinstance(pos_aug, dict):
+        if bad := sorted(set(pos_aug) - set(PosAug._fields)):
+            raise ValueError(f"pos_aug has no field {', '.join(map(repr, bad))}: its fields are shift, jitter, scale")
+        pos_aug = PosAug(**pos_aug)
+    if not isinstance(pos_aug, PosAug):
+        raise ValueError(f"pos_aug must be a PosAug, a dict of shift, jitter and scale, or None, got {pos_aug!r}")
+    for name, v, lo in zip(PosAug._fields, pos_aug, (0, 0, 1)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < lo:
+            raise ValueError(f"pos_aug.{name} must be a finite number >= {lo}, got {v!r}")
+    return PosAug(*map(float, pos_aug))
+
+# %% ../nbs/02_rope.ipynb #f12c7182
+def augment_positions(pos:Tensor, # positions: B or 1, N, ndim
+                      batch:int, # samples to draw for, the rows of the result (B, or any number if pos has 1 row)
+                      shift:float=0., # per sample, a global shift Δ ~ U(−shift, shift) per axis
+                      jitter:float=0., # per token, ε ~ U(−jitter, jitter) per axis
+                      scale:float=1., # per sample, s = exp(U(−ln scale, ln scale)) about the centre of its positions
+                     )->Tensor:
+    "Per sample p' = c + s·(p − c) + Δ + ε (eq. augmentation), drawn from torch's global RNG: (batch, N, ndim)."
+    shift, jitter, scale = check_pos_aug(PosAug(shift, jitter, scale))
+    if pos.shape[0] not in (1, batch):
+        raise ValueError(f"positions of {pos.shape[0]} rows cannot be augmented for a batch of {batch}")
+    p = pos.to(torch.promote_types(pos.dtype, torch.float32)).expand(batch, -1, -1)    # B, N, n
+    B, N, n = p.shape
+    if scale > 1:
+        c = p.mean(1, keepdim=True)                                                     # B, 1, n
+        s = p.new_empty(B, 1, 1).uniform_(-math.log(scale), math.log(scale)).exp()     # B, 1, 1
+        p = c + s * (p - c)
+    if shift > 0: p = p + p.new_empty(B, 1, n).uniform_(-shift, shift)
+    if jitter > 0: p = p + p.new_empty(B, N, n).uniform_(-jitter, jitter)
+    return p
+
 # %% ../nbs/02_rope.ipynb #d32e7e4d
 def pe_state(state:Tensor)->dict:
     "A positional embedding's extra state as a dict: the UTF-8 JSON of its uint8 tensor, decoded."
@@ -123,8 +174,10 @@ def describe_pe(state)->str:
 # %% ../nbs/02_rope.ipynb #b3a3f52e
 class PosEmbed(nn.Module):
     "Base of every positional embedding: `encode` for models, `settings` for checkpoints, `no_weight_decay` names."
-    # init_only: settings that only seed learnt parameters
-    kind, additive, init_only, per_block_default = None, False, (), False
+    # init_only: settings that only seed learnt parameters; since: settings added after checkpoints were first saved,
+    # with the value a checkpoint without them was trained with
+    kind, additive, init_only, per_block_default, since = None, False, (), False, {}
+    pos_aug = PosAug()   # coordinate augmentation in training (a training setting: not part of the checkpoint's state)
     def settings(self)->dict:
         "The kind's options that define the embedding (saved in checkpoints)."
         return {}
@@ -137,18 +190,28 @@ class PosEmbed(nn.Module):
               )->tuple[Tensor, RotaryTable|None]:
         "The tokens with any additive embedding, and the rotary table (None unless the kind is rotary)."
         raise NotImplementedError
+    def augment(self, pos:Tensor, # positions: B or 1, N, ndim
+                batch:int|None=None, # samples to augment for; the rows of `pos` by default
+               )->Tensor:
+        "The positions a forward embeds: augmented per sample (`augment_positions`) in training with `pos_aug` on."
+        if not (self.training and self.pos_aug.active): return pos
+        check_pos(pos, self.ndim)
+        return augment_positions(pos, batch or pos.shape[0], *self.pos_aug)
     def get_extra_state(self)->Tensor:
         "The kind and its settings as UTF-8 JSON in a uint8 tensor, stored in the state dict."
         state = json.dumps(dict(kind=self.kind, **self.settings())).encode()
         return torch.frombuffer(bytearray(state), dtype=torch.uint8)
     def set_extra_state(self, state:Tensor):
         "Check that a checkpoint was trained with this embedding: a ValueError naming both if not."
-        keep = lambda s: {k: v for k, v in s.items() if k not in self.init_only} if isinstance(s, dict) else s
+        keep = lambda s: {k: v for k, v in {**self.since, **s}.items() if k not in self.init_only} \
+            if isinstance(s, dict) else s
         theirs, mine = pe_state(state), pe_state(self.get_extra_state())
         if keep(theirs) != keep(mine):
             raise ValueError(f"the checkpoint's positional embedding is {describe_pe(theirs)} but this model's is "
                              f"{describe_pe(mine)}: build the model with the checkpoint's embedding")
-    def extra_repr(self): return ', '.join(f'{k}={v!r}' for k, v in self.settings().items())
+    def extra_repr(self):
+        aug = dict(pos_aug=self.pos_aug) if self.pos_aug.active else {}
+        return ', '.join(f'{k}={v!r}' for k, v in {**self.settings(), **aug}.items())
 
 # %% ../nbs/02_rope.ipynb #0a4af8ca
 # how a `RotaryPE` scales its frequencies at evaluation, beyond the extent of its training positions (`set_scaling`)
@@ -238,6 +301,7 @@ class RotaryPE(PosEmbed):
                  ndim:int, # spatial dimensions of the positions
                  # one set of frequencies per block of a model; None: one set shared by all blocks
                  n_blocks:int|None=None,
+                 pos_aug:PosAug|dict|None=None, # coordinate augmentation in training (`augment_positions`); None: off
                 ):
         super().__init__()
         self.head_dim, self.n_heads = check_int(head_dim, 'head_dim', 2), check_int(n_heads, 'n_heads')
@@ -248,6 +312,7 @@ class RotaryPE(PosEmbed):
         self.scaling, self.alpha, self.beta = Scaling.none, 1., 32.
         # per axis: the largest extent (max − min) of the positions of a training forward; zeros: not known
         self.register_buffer('train_extent', torch.zeros(ndim))
+        self.pos_aug = check_pos_aug(pos_aug)
     def settings(self)->dict:
         blocks = {} if self.n_blocks is None else dict(n_blocks=self.n_blocks)
         return dict(head_dim=self.head_dim, n_heads=self.n_heads, ndim=self.ndim, **blocks)
@@ -281,8 +346,10 @@ class RotaryPE(PosEmbed):
 
     def forward(self, pos:Tensor, # positions: B or 1, N, ndim
                 grid_shape=None, # unused: rotary angles need only the positions
+                batch:int|None=None, # samples to augment for in training (`pos_aug`); the rows of `pos` by default
                )->Tensor:
         "The angles θ = W x of the positions: ([n_blocks,] B, n_heads, N, head_dim//2), float32 (or float64)."
+        pos = self.augment(pos, batch)                                     # in training with `pos_aug`: batch, N, ndim
         f_max = None if _values_unchecked(pos) else self.freqs.detach().norm(dim=-1).max().item()
         check_pos(pos, self.ndim, f_max)
         if self.training: self.record_extent(pos)
@@ -294,16 +361,24 @@ class RotaryPE(PosEmbed):
 
     def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, RotaryTable]:
         "The tokens unchanged and the rotary table of the positions (a block axis if per block; YaRN's temperature)."
-        table = RotaryTable.from_angles(self(pos, grid_shape))
+        table = RotaryTable.from_angles(self(pos, grid_shape, None if tokens is None else len(tokens)))
         if self.training or self.scaling != Scaling.yarn: return tokens, table
         # one temperature for the forward, from the largest scale of any direction
         t = yarn_temperature(direction_scales(self.freqs.detach(), self.known_extent(), position_extent(pos)).amax())
         return tokens, RotaryTable(table.cos * t, table.sin * t)
 
+# %% ../nbs/02_rope.ipynb #fb74e193
+def _gridpe_ratio(head_dim:int, ndim:int, ratio:float|None, base:float|None)->float:
+    "GridPE's scale ratio from `ratio` or a RoPE-style `base` (not both), e^(1/ndim) without either; warns above it."
+    if base is not None and ratio is not None:
+        raise ValueError(f"give ratio or base, not both (got ratio={ratio}, base={base})")
+    if base is not None: ratio = ratio_from_base(base, head_dim, ndim)
+    return math.exp(1/ndim) if ratio is None else check_ratio(ratio, ndim)   # warns once if above e^(1/n)
+
 # %% ../nbs/02_rope.ipynb #b5cdc877
 class GridPE(RotaryPE):
     "GridPE: rotary angles from simplex wave vectors at a geometric series of scales, per head (and block)."
-    kind = 'gridpe'
+    kind, since = 'gridpe', dict(directions='simplex')
     def __init__(self, head_dim:int, # channels per head, d
                  n_heads:int, # attention heads, H
                  ndim:int, # spatial dimensions of the positions, n
@@ -317,20 +392,23 @@ class GridPE(RotaryPE):
                  # 100 for PCT)
                  base:float|None=None,
                  n_blocks:int|None=None, # one embedding per block, each with its own rotations; None: one, shared
+                 # the unit vectors of each scale: 'simplex' (GridPE); 'axes', e_{m mod n} (with rotate='fixed': the
+                 # axis-aligned variant); 'random', M i.i.d. random ones per head and scale; rotated as `rotate` says
+                 directions:Directions='simplex',
+                 pos_aug:PosAug|dict|None=None, # coordinate augmentation in training (`augment_positions`); None: off
                 ):
-        super().__init__(head_dim, n_heads, ndim, n_blocks)
-        if base is not None and ratio is not None:
-            raise ValueError(f"give ratio or base, not both (got ratio={ratio}, base={base})")
-        if base is not None: ratio = ratio_from_base(base, head_dim, ndim)
+        super().__init__(head_dim, n_heads, ndim, n_blocks, pos_aug)
+        self.ratio = _gridpe_ratio(head_dim, ndim, ratio, base)
         self.f_max, self.rotate, self.seed = float(f_max), rotate, seed
-        self.ratio = math.exp(1/ndim) if ratio is None else check_ratio(ratio, ndim)   # warns once if above e^(1/n)
+        self.directions = str(check_choice(directions, Directions, 'directions'))
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', GridPEWarning)
             W = self.block_freqs(lambda i: grid_frequencies(head_dim, n_heads, ndim, f_max, self.ratio, rotate,
-                                                            seed + i))
+                                                            seed + i, self.directions))
         self.register_buffer('freqs', W, persistent=False)
     def settings(self)->dict:
-        return dict(**super().settings(), f_max=self.f_max, ratio=self.ratio, rotate=self.rotate, seed=self.seed)
+        return dict(**super().settings(), f_max=self.f_max, ratio=self.ratio, rotate=self.rotate,
+                    directions=self.directions, seed=self.seed)
 
 # %% ../nbs/02_rope.ipynb #d6472271
 def pairs_per_axis(head_dim:int, ndim:int, kind:str)->tuple[int, int]:
@@ -353,22 +431,58 @@ def axial_frequencies(head_dim:int, # channels per head
     for a in range(ndim): W[a*Pa:(a+1)*Pa, a] = f
     return W.float().expand(n_heads, P, ndim).clone()
 
+# %% ../nbs/02_rope.ipynb #4946fde0
+# the frequencies of RoPE-Axial: RoPE's base^(-j/Pa) on a block of pairs per axis, or GridPE's scales on the axes
+Spectrum = str_enum('Spectrum', 'rope', 'gridpe')
+
+def axial_gridpe_frequencies(head_dim:int, # channels per head
+                             n_heads:int, # attention heads
+                             ndim:int, # spatial dimensions
+                             f_max:float=1.0, # GridPE's highest scale frequency
+                             ratio:float|None=None, # GridPE's scale ratio; e^(1/ndim) by default
+                            )->Tensor:
+    "GridPE's magnitudes pair for pair, pair p along axis p mod ndim: (n_heads, head_dim//2, ndim)."
+    S, M, P = n_scales(head_dim, ndim), n_directions(ndim), head_dim // 2
+    f = scale_frequencies(S, ndim, f_max, ratio, torch.float64).repeat_interleave(M)   # S·M: pair s·M + m has f_s
+    W = torch.zeros(P, ndim, dtype=torch.float64)
+    W[torch.arange(S*M), torch.arange(S*M) % ndim] = f
+    return W.float().expand(n_heads, P, ndim).clone()
+
 # %% ../nbs/02_rope.ipynb #b6af7df6
 class RoPEAxial(RotaryPE):
-    "Axial RoPE for any number of dimensions: the channel pairs split into one block per axis."
-    kind = 'rope_axial'
+    "Axial RoPE for any number of dimensions: each channel pair rotates along one axis."
+    kind, since = 'rope_axial', dict(spectrum='rope')
     def __init__(self, head_dim:int, # channels per head
                  n_heads:int, # attention heads
                  ndim:int, # spatial dimensions of the positions
-                 base:float=100., # RoPE base of each axis
+                 # 'rope': the RoPE base of each axis, 100 by default; 'gridpe': GridPE's base, ratio = base^(2M/d)
+                 base:float|None=None,
                  # one copy per block (the frequencies are fixed, so every block's is the same); None: one, shared
                  n_blocks:int|None=None,
+                 # 'rope': base^(-j/Pa) on a block of Pa pairs per axis; 'gridpe': GridPE's frequencies (`f_max`,
+                 # `ratio` or `base`), pair p along axis p mod ndim
+                 spectrum:Spectrum='rope',
+                 f_max:float|None=None, # 'gridpe' only: GridPE's highest scale frequency; 1 by default
+                 ratio:float|None=None, # 'gridpe' only: GridPE's scale ratio; e^(1/ndim) by default
+                 pos_aug:PosAug|dict|None=None, # coordinate augmentation in training (`augment_positions`); None: off
                 ):
-        super().__init__(head_dim, n_heads, ndim, n_blocks)
-        self.base = float(base)
-        W = self.block_freqs(lambda i: axial_frequencies(head_dim, n_heads, ndim, base))
-        self.register_buffer('freqs', W, persistent=False)
-    def settings(self)->dict: return dict(**super().settings(), base=self.base)
+        super().__init__(head_dim, n_heads, ndim, n_blocks, pos_aug)
+        self.spectrum = str(check_choice(spectrum, Spectrum, 'spectrum'))
+        if self.spectrum == 'rope':
+            if f_max is not None or ratio is not None:
+                raise ValueError(f"f_max and ratio set spectrum='gridpe', not 'rope' "
+                                 f"(got f_max={f_max}, ratio={ratio})")
+            b = 100. if base is None else base
+            self.base, fn = float(b), lambda i: axial_frequencies(head_dim, n_heads, ndim, b)
+        else:
+            self.f_max, self.ratio = 1. if f_max is None else float(f_max), _gridpe_ratio(head_dim, ndim, ratio, base)
+            fn = lambda i: axial_gridpe_frequencies(head_dim, n_heads, ndim, self.f_max, self.ratio)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', GridPEWarning)
+            self.register_buffer('freqs', self.block_freqs(fn), persistent=False)
+    def settings(self)->dict:
+        own = dict(base=self.base) if self.spectrum == 'rope' else dict(f_max=self.f_max, ratio=self.ratio)
+        return dict(**super().settings(), **own, spectrum=self.spectrum)
 
 # %% ../nbs/02_rope.ipynb #42f126e0
 def mixed_frequencies(head_dim:int, # channels per head
@@ -395,13 +509,30 @@ class RoPEMixed(RotaryPE):
                  seed:int=0, # seed of the initial directions; block i of a per-block embedding uses seed + i
                  # learn one set of frequencies per block (rope-vit, timm); None: one set, shared
                  n_blocks:int|None=None,
+                 pos_aug:PosAug|dict|None=None, # coordinate augmentation in training (`augment_positions`); None: off
                 ):
-        super().__init__(head_dim, n_heads, ndim, n_blocks)
+        super().__init__(head_dim, n_heads, ndim, n_blocks, pos_aug)
         self.base, self.seed = float(base), seed
         W = self.block_freqs(lambda i: mixed_frequencies(head_dim, n_heads, ndim, base, seed + i))
         self.freqs = nn.Parameter(W)
     def settings(self)->dict: return dict(**super().settings(), base=self.base, seed=self.seed)
     def no_weight_decay(self)->set[str]: return {'freqs'}
+
+# %% ../nbs/02_rope.ipynb #89271aa4
+def sample_table(table:Tensor, # a table on a grid: 1, C, *grid (1 to 3 axes)
+                 pos:Tensor, # positions in cells: B, N, ndim (position k along axis a: cell k, as `grid_positions`)
+                )->Tensor:
+    "The table interpolated at `pos` (bicubic in 2-D, else linear; border padding): (B, N, C); cells at integers."
+    B, N, n = pos.shape
+    if n != table.ndim - 2 or n > 3:
+        raise ValueError(f"a table of shape {tuple(table.shape)} cannot be sampled in {n}-D")
+    size = pos.new_tensor(table.shape[2:])
+    x = (2 * pos / (size - 1).clamp_min(1) - 1).flip(-1).to(table.dtype)               # B, N, n: (x, y, z) in [-1, 1]
+    t = table.expand(B, *table.shape[1:])                                               # B, C, *grid
+    if n == 1: t, x = t[:, :, None], torch.cat([x, torch.zeros_like(x)], -1)              # a 1-row image
+    x = x.view(B, *[1] * (x.shape[-1] - 1), N, x.shape[-1])                              # B, 1, [1,] N, 2 or 3
+    out = F.grid_sample(t, x, mode='bicubic' if n == 2 else 'bilinear', padding_mode='border', align_corners=True)
+    return out.reshape(B, -1, N).transpose(1, 2)                                       # B, N, C
 
 # %% ../nbs/02_rope.ipynb #fbcbe73c
 class LearnedAPE(PosEmbed):
@@ -412,11 +543,15 @@ class LearnedAPE(PosEmbed):
                  grid:tuple|None=None, # training grid size (one int per axis) for a table; None: an MLP on coordinates
                  # hidden width of the MLP; 0 for one linear layer (the official PCT's Conv1d(3 → dim), with bias)
                  hidden:int=128,
+                 # coordinate augmentation in training: the MLP's coordinates, or the cells the table is read at
+                 # (interpolated, `sample_table`); None: off
+                 pos_aug:PosAug|dict|None=None,
                 ):
         super().__init__()
         self.dim, self.ndim = check_int(dim, 'dim'), check_int(ndim, 'ndim')
         self.hidden = check_int(hidden, 'hidden', 0)
         self.grid = None if grid is None else tuple(check_int(g, 'grid size') for g in grid)
+        self.pos_aug = check_pos_aug(pos_aug)
         if self.grid is not None:
             if len(self.grid) != ndim:
                 raise ValueError(f"grid {self.grid} must have one size per dimension (ndim={ndim})")
@@ -429,15 +564,16 @@ class LearnedAPE(PosEmbed):
         return dict(dim=self.dim, ndim=self.ndim, grid=self.grid, **({} if self.grid else dict(hidden=self.hidden)))
     def no_weight_decay(self)->set[str]: return {n for n, _ in self.named_parameters()}
     def encode(self, tokens:Tensor, pos:Tensor, grid_shape=None)->tuple[Tensor, None]:
-        "The tokens plus the embedding, and no rotary table."
-        return tokens + self(pos, grid_shape), None
+        "The tokens plus the embedding (per sample in training with `pos_aug`), and no rotary table."
+        return tokens + self(pos, grid_shape, len(tokens)), None
 
     def forward(self, pos:Tensor, # positions: B or 1, N, ndim
                 grid_shape:tuple|None=None, # the grid of the positions (table mode); the training grid by default
+                batch:int|None=None, # samples to augment for in training (`pos_aug`); the rows of `pos` by default
                )->Tensor:
-        "The embedding to add to the tokens: (B or 1, N, dim)."
+        "The embedding to add to the tokens: (B or 1, N, dim); in training with `pos_aug`, (batch, N, dim)."
         check_pos(pos, self.ndim)
-        if self.grid is None: return self.mlp(pos.to(self.mlp[0].weight.dtype))
+        if self.grid is None: return self.mlp(self.augment(pos, batch).to(self.mlp[0].weight.dtype))
         g = tuple(grid_shape or self.grid)
         if math.prod(g) != pos.shape[1]:
             raise ValueError(f"grid_shape {g} has {math.prod(g)} cells but positions have N={pos.shape[1]}")
@@ -446,6 +582,8 @@ class LearnedAPE(PosEmbed):
             mode = {1: 'linear', 2: 'bicubic', 3: 'trilinear'}.get(len(g))
             if mode is None: raise ValueError(f"resizing a {len(g)}-D table is not supported")
             t = F.interpolate(t, size=g, mode=mode, align_corners=False)
+        if self.training and self.pos_aug.active:                          # read at the augmented cells, per sample
+            return sample_table(t, self.augment(grid_positions(*g, device=t.device), batch or pos.shape[0]))
         return t.flatten(2).transpose(1, 2)                                          # 1, N, C
 
 # %% ../nbs/02_rope.ipynb #407b4446
@@ -508,8 +646,9 @@ class ComposedPE(RotaryPE):
                  parts:list|None=None, # dicts of kind, axes, share and the kind's settings; `default_parts` if None
                  seed:int=0, # seed of GridPE parts' rotations; block i of a per-block embedding uses seed + i
                  n_blocks:int|None=None, # one embedding per block (each with its own rotations); None: one, shared
+                 pos_aug:PosAug|dict|None=None, # coordinate augmentation in training (`augment_positions`); None: off
                 ):
-        super().__init__(head_dim, n_heads, ndim, n_blocks)
+        super().__init__(head_dim, n_heads, ndim, n_blocks, pos_aug)
         self.parts, self.seed = check_parts(default_parts(ndim) if parts is None else parts, ndim), seed
         W = self.block_freqs(lambda i: composed_frequencies(head_dim, n_heads, ndim, self.parts, seed + i))
         self.register_buffer('freqs', W, persistent=False)
@@ -530,6 +669,8 @@ def make_pe(kind:PEKind, # the embedding's kind
             # one embedding per block (rotary kinds); None: the kind's default if `depth` is given (RoPE-Mixed per
             # block, the others shared)
             per_block:bool|None=None,
+            # coordinate augmentation in training, for every kind but 'none' (`augment_positions`); None: off
+            pos_aug:PosAug|dict|None=None,
             **kwargs, # passed to the embedding's constructor
            )->PosEmbed:
     "The positional embedding `kind` for `n_heads` heads of `head_dim` channels (per block of `depth` if `per_block`)."
@@ -545,6 +686,7 @@ def make_pe(kind:PEKind, # the embedding's kind
             raise ValueError(f"per_block needs a rotary embedding: {kind!r} {why}")
         if depth is None: raise ValueError("per_block=True needs depth, the number of blocks that use the embedding")
         kwargs['n_blocks'] = depth
+    if pos_aug is not None: kwargs['pos_aug'] = pos_aug                                 # 'none' ignores it
     if cls is LearnedAPE: return LearnedAPE(dim or head_dim * n_heads, ndim, grid, **kwargs)
     return cls(head_dim, n_heads, ndim, **kwargs)
 

@@ -13,8 +13,9 @@ from fastcore.basics import str_enum
 from .checks import check_int, check_choice
 
 # %% auto #0
-__all__ = ['Rotation', 'n_directions', 'simplex_wave_vectors', 'random_rotation', 'GridPEWarning', 'check_ratio',
-           'scale_frequencies', 'ratio_from_base', 'n_scales', 'grid_frequencies']
+__all__ = ['Rotation', 'Directions', 'n_directions', 'simplex_wave_vectors', 'random_rotation', 'GridPEWarning', 'check_ratio',
+           'scale_frequencies', 'ratio_from_base', 'axis_wave_vectors', 'random_unit_vectors', 'n_scales',
+           'grid_frequencies']
 
 # %% ../nbs/01_simplex.ipynb #0bfa77e8
 def n_directions(n:int, # spatial dimensions
@@ -86,6 +87,25 @@ def ratio_from_base(base:float, # RoPE-style base
     d = check_int(head_dim, 'head_dim', 2)
     return base ** (2 * n_directions(n) / d)
 
+# %% ../nbs/01_simplex.ipynb #56545626
+def axis_wave_vectors(n:int, # spatial dimensions
+                      dtype:torch.dtype=torch.float32, # dtype of the result
+                     )->Tensor:
+    "The axes' unit vectors $e_{m \\bmod n}$ for $m = 0, \\dots, M-1$, one per row: (n_directions(n), n)."
+    n = check_int(n, 'n')
+    return torch.eye(n, dtype=dtype)[torch.arange(n_directions(n)) % n]
+
+# %% ../nbs/01_simplex.ipynb #6547674b
+def random_unit_vectors(n:int, # spatial dimensions
+                        k:int, # number of sets
+                        generator:torch.Generator|None=None, # source of randomness, for reproducible draws
+                        dtype:torch.dtype=torch.float32, # dtype of the result
+                       )->Tensor:
+    "k sets of $M$ i.i.d. uniform unit vectors (normalised Gaussians): (k, n_directions(n), n)."
+    n, k = check_int(n, 'n'), check_int(k, 'k')
+    u = torch.randn(k, n_directions(n), n, generator=generator, dtype=torch.float64)
+    return (u / u.norm(dim=-1, keepdim=True)).to(dtype)
+
 # %% ../nbs/01_simplex.ipynb #ff834cd1
 def n_scales(head_dim:int, # channels per attention head, d
              n:int, # spatial dimensions
@@ -101,6 +121,9 @@ def n_scales(head_dim:int, # channels per attention head, d
 # %% ../nbs/01_simplex.ipynb #36d13914
 # how GridPE rotates the simplex: a Haar rotation per head and scale, one per head (the official code), or none
 Rotation = str_enum('Rotation', 'random', 'head', 'fixed')
+# the unit vectors GridPE's scales rotate: the regular simplex's vertices (GridPE), the axes e_{m mod n}, or M i.i.d.
+# random unit vectors per head and scale (the spectrum-matched variants)
+Directions = str_enum('Directions', 'simplex', 'axes', 'random')
 
 def grid_frequencies(head_dim:int, # channels per attention head, d
                      n_heads:int, # number of attention heads, H
@@ -110,15 +133,21 @@ def grid_frequencies(head_dim:int, # channels per attention head, d
                      # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales
                      # (the official code); 'fixed': the plain simplex
                      rotate:Rotation='random',
-                     seed:int=0, # seed of the random rotations
+                     seed:int=0, # seed of the random rotations (and of random directions, drawn after them)
+                     # 'simplex': the regular simplex's vertices (GridPE); 'axes': e_{m mod n} (with rotate='fixed'
+                     # the axis-aligned variant); 'random': M i.i.d. random unit vectors per head and scale
+                     directions:Directions='simplex',
                     )->Tensor:
     "GridPE frequency vectors $W_{h,p}$ for every head and channel pair: (n_heads, head_dim//2, n), float32."
     H, S, M = check_int(n_heads, 'n_heads'), n_scales(head_dim, n), n_directions(n)
-    rotate = check_choice(rotate, Rotation, 'rotate')
-    om, g = simplex_wave_vectors(n, torch.float64), torch.Generator().manual_seed(seed)   # M, n
+    rotate, directions = check_choice(rotate, Rotation, 'rotate'), check_choice(directions, Directions, 'directions')
+    g = torch.Generator().manual_seed(seed)
     if rotate == 'random': R = random_rotation(n, H*S, g, torch.float64).view(H, S, n, n)
     elif rotate == 'head': R = random_rotation(n, H, g, torch.float64)[:, None].expand(H, S, n, n)
     else: R = torch.eye(n, dtype=torch.float64).expand(H, S, n, n)
+    if directions == 'simplex': om = simplex_wave_vectors(n, torch.float64)                    # M, n
+    elif directions == 'axes': om = axis_wave_vectors(n, torch.float64)                        # M, n
+    else: om = random_unit_vectors(n, H*S, g, torch.float64).view(H, S, M, n)                # H, S, M, n
     f = scale_frequencies(S, n, f_max, ratio, torch.float64)                          # S
     W = f[:, None, None] * om @ R.transpose(-1, -2)                                  # H, S, M, n  (eq. GridPE angles)
     W = torch.cat([W.reshape(H, S*M, n), W.new_zeros(H, head_dim//2 - S*M, n)], 1)   # H, P, n: leftover pairs unrotated
