@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 import torch
 from .checks import check_int, check_positive
-from .rope import PEKind, Scaling
+from .rope import PEKind, Scaling, check_pos_aug
 from .formats import load_dataset
 from .images import image_dls, rotation_names
 from .points import PointSampling, point_dls
@@ -417,11 +417,7 @@ def check_numbers(cfg:Config):
             if isinstance(a, bool) or not isinstance(a, (int, float)) or not math.isfinite(a):
                 raise ValueError(f"--eval-rotations must be angles in degrees, got {a!r}")
         rotation_names(cfg.eval_rotations or [])                        # two angles of one name (15, 15.0)
-        if bad := set(cfg.pos_aug or {}) - {'shift', 'jitter', 'scale'}:
-            raise ValueError(f"--pos-aug {', '.join(sorted(bad))}: use shift=S jitter=J scale=F")
-        for k, v in (cfg.pos_aug or {}).items():
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < (k == 'scale'):
-                raise ValueError(f"--pos-aug {k} must be a number >= {int(k == 'scale')}, got {v!r}")
+        check_pos_aug(cfg.pos_aug)
         for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
             v = getattr(cfg, k)
             if v is None: continue

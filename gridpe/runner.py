@@ -10,12 +10,13 @@ import contextlib, multiprocessing, os, platform, signal, subprocess, sys, time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, replace
 from pathlib import Path
+from datetime import datetime, timezone
 import pandas as pd
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
-from .callbacks import HistoryCSV
+from .callbacks import HistoryCSV, resumed_epochs
 from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, _flag,
                            model_kwargs)
 from .files import atomic_file
@@ -54,12 +55,14 @@ def _name(f)->str:
 def provenance(learn, # the trained Learner (its optimiser and device)
                data:str|None=None, # the data path as given (None: the task's embedded data)
               )->dict:
-    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, the data."
+    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, the data, when."
     dev = torch.device(learn.dls.device or 'cpu')
     card = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else platform.processor() or platform.machine()
     return dict(gridpe=gridpe.__version__, commit=_commit(), torch=torch.__version__, cuda=torch.version.cuda,
                 device=str(dev), card=card, optimizer=_name(learn.opt_func), data=data,
-                python=platform.python_version())
+                python=platform.python_version(), finished=datetime.now(timezone.utc).isoformat(timespec='seconds'),
+                # the epochs at which a cut run was resumed (exactly: checkpoints hold every random state); [] if never cut
+                resumed=resumed_epochs(learn))
 
 # %% ../nbs/08c_runner.ipynb #a28a767f
 def _epoch_line(learn, log:list):
