@@ -59,7 +59,8 @@ def cli_parser()->argparse.ArgumentParser:
             p.add_argument(_flag(('no_' if f.default else '') + f.name), dest=f.name, action='store_const',
                            const=not f.default, help=f'turn off (on by default): {h}' if f.default else h)
         elif typ is dict:                                                   # parse_dict reads it
-            p.add_argument(_flag(f.name), nargs='+', help=h, metavar='KEY=VALUE' if f.name == 'pos_aug' else 'KIND=VALUE')
+            meta = 'KEY=VALUE' if f.name == 'pos_aug' else 'KIND=VALUE'
+            p.add_argument(_flag(f.name), nargs='+', help=h, metavar=meta)
         else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper(),
                              choices=list(map(str, CHOICES[f.name])) if f.name in CHOICES else None)
     p.add_argument('--dry-run', action='store_true',

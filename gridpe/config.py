@@ -407,7 +407,8 @@ def check_numbers(cfg:Config):
         for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]:
             if check_int(v, _flag(k)) > 2**31 - 1: raise ValueError(f"{_flag(k)} must be at most {2**31 - 1}, got {v}")
         for s in cfg.seeds: check_int(s, '--seeds', 0)
-        if cfg.up is not None and check_int(cfg.up, '--up', 0) > 2: raise ValueError(f"--up must be 0, 1 or 2, got {cfg.up}")
+        if cfg.up is not None and check_int(cfg.up, '--up', 0) > 2:
+            raise ValueError(f"--up must be 0, 1 or 2, got {cfg.up}")
         if cfg.warmup_epochs is not None: check_int(cfg.warmup_epochs, '--warmup-epochs', 0)
         check_positive(cfg.lr, '--lr')
         for k in ('crop_pct', 'layer_scale', 'time_scale'):

@@ -293,7 +293,8 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
     return ax
 
 # %% ../nbs/07b_learner.ipynb #508336ad
-def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerprint=None, eval_scaling=())->pd.DataFrame:
+def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerprint=None,
+                  eval_scaling=())->pd.DataFrame:
     "`fit_recipe` (resumed from `checkpoint`), then `evaluate_sizes` of the last and (best=True) the best weights."
     kb = KeepBest() if best else None
     start = load_checkpoint(learn, checkpoint, kb, fingerprint) if checkpoint else 0

@@ -83,7 +83,8 @@ def _upsampled(cfg:Config, native:int|None)->str:
     "A line naming the evaluation sizes above the data's own, or nothing."
     up = [s for s in cfg.eval_sizes if native is not None and s > native]
     if not up: return ''
-    return f"\nsizes above the data's {native} {TASKS[cfg.task].unit} are upsampled from it: {', '.join(map(str, up))}\n"
+    unit = TASKS[cfg.task].unit
+    return f"\nsizes above the data's {native} {unit} are upsampled from it: {', '.join(map(str, up))}\n"
 
 def report(cfg:Config, # the job's settings
            res:pd.DataFrame, # the folder's finished rows (merge_results)
@@ -122,7 +123,8 @@ def report(cfg:Config, # the job's settings
     if conds:
         c = last[last.metric.isin(conds)]
         t = summary(c.assign(size=c.metric.str.split('@').str[1], metric='top1')).reindex([m[5:] for m in conds])
-        msg += f"\ntop-1 accuracy (%) under other conditions, at {cfg.size}, last epoch:\n{t.rename_axis('condition').to_string()}\n"
+        t = t.rename_axis('condition').to_string()
+        msg += f"\ntop-1 accuracy (%) under other conditions, at {cfg.size}, last epoch:\n{t}\n"
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
         ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
         msg += (f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; "

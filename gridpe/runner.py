@@ -55,13 +55,13 @@ def _name(f)->str:
 def provenance(learn, # the trained Learner (its optimiser and device)
                data:str|None=None, # the data path as given (None: the task's embedded data)
               )->dict:
-    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, the data, when."
+    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, data, when."
     dev = torch.device(learn.dls.device or 'cpu')
     card = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else platform.processor() or platform.machine()
     return dict(gridpe=gridpe.__version__, commit=_commit(), torch=torch.__version__, cuda=torch.version.cuda,
                 device=str(dev), card=card, optimizer=_name(learn.opt_func), data=data,
                 python=platform.python_version(), finished=datetime.now(timezone.utc).isoformat(timespec='seconds'),
-                # the epochs at which a cut run was resumed (exactly: checkpoints hold every random state); [] if never cut
+                # the epochs at which a cut run was resumed (exactly: checkpoints hold every random state); []: never
                 resumed=resumed_epochs(learn))
 
 # %% ../nbs/08c_runner.ipynb #a28a767f
