@@ -48,8 +48,8 @@ class Config:
     epochs:int|None=None # training epochs
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
-    # frequency scaling methods (pi, ntk, yarn) also evaluated at every size on the rotary kinds, recorded as
-    # top1@<method>; none: the plain evaluation only
+    # frequency scaling methods also evaluated at every size on the rotary kinds, recorded as top1@<method>: pi
+    # (position interpolation), ntk (NTK-aware) or yarn (YaRN, with its temperature); none: the plain evaluation
     eval_scaling:list[str]|None=None
     # rotations of the test inputs in degrees, evaluated at the training size and recorded as top1@rot<angle>: images
     # on a canvas that holds the whole image at any angle (corners: the mean colour), point clouds about the vertical
