@@ -8,6 +8,8 @@ Docs: https://gridpe.github.io/gridpe/callbacks.html.md"""
 from __future__ import annotations
 from .files import atomic_file
 from .optim import _bare
+from .checks import check_choice
+from fastcore.basics import str_enum
 import os, random
 from pathlib import Path
 import numpy as np
@@ -22,8 +24,8 @@ from fastai.callback.mixup import MixHandler, MixUp, CutMix
 from fastai.torch_core import rank_distrib
 
 # %% auto #0
-__all__ = ['MixUpCutMix', 'KeepBest', 'random_state', 'set_random_state', 'EpochCheckpoint', 'load_checkpoint', 'resumed_epochs',
-           'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV']
+__all__ = ['Compile', 'MixUpCutMix', 'KeepBest', 'random_state', 'set_random_state', 'EpochCheckpoint', 'load_checkpoint',
+           'resumed_epochs', 'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV', 'CompiledTraining']
 
 # %% ../nbs/07a_callbacks.ipynb #6073d1eb
 class MixUpCutMix(MixHandler):
@@ -226,3 +228,20 @@ class HistoryCSV(CSVLogger):
         self.file.write(','.join(map(str, [*log, *([self.fingerprint] if self.fingerprint else [])])) + '\n')
         self.file.flush(); os.fsync(self.file.fileno())
         self.old_logger(log)
+
+# %% ../nbs/07a_callbacks.ipynb #65c0e41e
+Compile = str_enum('Compile', 'none', 'default', 'reduce-overhead') # how the training steps run: eager or compiled
+
+class CompiledTraining(Callback):
+    "Run the training batches through `torch.compile(model, mode)`; everything else sees the model as it is."
+    order = 12                                                   # after MixedPrecision (10) and DistributedTrainer (11)
+    def __init__(self, mode:Compile='default'): self.mode = check_choice(mode, Compile, 'compile')
+    def before_fit(self):
+        self.eager = self.learn.model
+        self.compiled = torch.compile(self.eager, mode=None if self.mode == Compile.default else str(self.mode))
+    def before_train(self): self.learn.model = self.compiled
+    def before_batch(self):
+        # CUDA graphs reuse their output memory: a new step begins, the last step's outputs are no longer read
+        if self.training and self.mode == 'reduce-overhead': torch.compiler.cudagraph_mark_step_begin()
+    def after_train(self): self.learn.model = self.eager
+    def after_fit(self): self.learn.model = self.eager

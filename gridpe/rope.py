@@ -322,8 +322,7 @@ class RotaryPE(PosEmbed):
 
     def record_extent(self, pos:Tensor, # positions of a training forward: B or 1, N, ndim
                      ):
-        "Raise `train_extent` to the extent of `pos` on the device, without a host sync (skipped under torch.compile)."
-        if torch.compiler.is_compiling(): return
+        "Raise `train_extent` to the extent of `pos` on the device, without a host sync (compiled too: a buffer update)."
         with torch.no_grad():
             self.train_extent.copy_(torch.maximum(self.train_extent, position_extent(pos).to(self.train_extent)))
     def known_extent(self)->Tensor:
