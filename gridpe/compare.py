@@ -12,7 +12,7 @@ from dataclasses import fields
 import matplotlib
 from .config import Config, NOT_IDENTITY, TASKS, CHOICES, CompareError, resolve, check_settings, to_json, _flag
 from .runner import compare
-from .callbacks import NonFiniteLoss
+from .callbacks import NonFiniteLoss, Compile
 from fastcore.docments import docments
 
 # %% auto #0
@@ -61,6 +61,9 @@ def cli_parser()->argparse.ArgumentParser:
         elif typ is dict:                                                   # parse_dict reads it
             meta = 'KEY=VALUE' if f.name == 'pos_aug' else 'KIND=VALUE'
             p.add_argument(_flag(f.name), nargs='+', help=h, metavar=meta)
+        elif f.name == 'compile':                                     # --compile alone: Inductor's default mode
+            modes = list(map(str, Compile))
+            p.add_argument(_flag(f.name), nargs='?', const='default', help=h, metavar='MODE', choices=modes)
         else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper(),
                              choices=list(map(str, CHOICES[f.name])) if f.name in CHOICES else None)
     p.add_argument('--dry-run', action='store_true',

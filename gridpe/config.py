@@ -14,6 +14,7 @@ from typing import Callable
 import torch
 from .checks import check_int, check_positive
 from .rope import PEKind, Scaling, check_pos_aug
+from .callbacks import Compile
 from .formats import load_dataset
 from .images import image_dls, rotation_names
 from .points import PointSampling, point_dls
@@ -33,7 +34,7 @@ __all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError',
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
 # the settings that do not change a run's numbers
-NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention', 'margin')
+NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention', 'margin', 'compile')
 
 @dataclass
 class Config:
@@ -61,6 +62,9 @@ class Config:
     n_heads:int|None=None # ViT attention heads
     patch_size:int|None=None # ViT patch side (px)
     amp:bool=True # mixed precision on a GPU (bf16 where supported); --no-amp trains in float32
+    # torch.compile the training steps: default (Inductor; --compile alone) or reduce-overhead (also CUDA graphs);
+    # none: eager. Evaluation runs eager (no recompiles per size). On a CPU it works, after a minute of compiling
+    compile:str|None=None
     # the paper's protocol as its official code ran it: ViT-S (4 heads) at 224 px for 150 epochs;
     # PCT on 512 points for 100 epochs
     paper:bool=False
@@ -173,7 +177,7 @@ TASKS = {
         partial(load_dataset, task='image'), _image_dls, vit_learner, ARCHS, unit='px', metrics=_rotations,
         model_args=('n_heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
         data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug', 'eval_rotations', 'patch_size'),
-        learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr'),
+        learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr', 'compile'),
         defaults=dict(
             arch='vit_nano',
             n_heads=2,
@@ -199,6 +203,7 @@ TASKS = {
             color_jitter=0.,
             repeated_aug=1,
             best=False,
+            compile='none',
             pe_options={},
             pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'],
             seeds=[0]),
@@ -234,7 +239,7 @@ TASKS = {
         partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points', metrics=_rotations,
         model_args=('pool', 'ape', 'pos_scale'),
         data_args=('sample', 'eval_rotations', 'up'),
-        learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr'),
+        learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr', 'compile'),
         defaults=dict(
             arch='pct_tiny',
             epochs=4,
@@ -254,6 +259,7 @@ TASKS = {
             sample='random',
             up=1,
             best=False,
+            compile='none',
             pe_options={},
             pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'],
             seeds=[0]),
@@ -282,7 +288,7 @@ TASKS = {
         model_args=('n_heads', 'head_dim'),
         load_args=('ndim', 'n_scenes', 'noise'),
         data_args=('eval_rotations',),
-        learner_args=('wd', 'label_smoothing'),
+        learner_args=('wd', 'label_smoothing', 'compile'),
         # (rotations in the plane of axes 0 and 1: none in 1-D)
         metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')]
                             + (_rotations(cfg) if min(cfg.ndim) >= 2 else []),
@@ -303,6 +309,7 @@ TASKS = {
             wd=0.05,
             label_smoothing=0.1,
             best=False,
+            compile='none',
             pe_options={},
             pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'],
             seeds=[0]),
@@ -312,7 +319,7 @@ TASKS = {
         load_video, video_dls, video_learner, VIDEO_ARCHS, unit='px',
         model_args=('n_heads', 'patch_size', 'tubelet', 'time_scale', 'drop_path', 'layer_scale'),
         data_args=('frames', 'eval_frames'),
-        learner_args=('wd', 'label_smoothing', 'warmup_epochs', 'min_lr'),
+        learner_args=('wd', 'label_smoothing', 'warmup_epochs', 'min_lr', 'compile'),
         load_args=('frames', 'eval_frames', 'size', 'eval_sizes', 'clips'),
         metrics=lambda cfg: [f'{m}@t{t}' for t in cfg.eval_frames for m in ('top1', 'top5')],
         defaults=dict(
@@ -337,6 +344,7 @@ TASKS = {
             drop_path=0.1,
             layer_scale=None,
             best=False,
+            compile='none',
             pe_options={},
             pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe', 'composed'],
             seeds=[0]),
@@ -440,7 +448,8 @@ def valid_heads(width:int, # token width
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
 # the settings that take one of an enum's values (--pe: each of its words); the CLI's choices come from here
-CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling, eval_scaling=Scaling)
+CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling, eval_scaling=Scaling,
+               compile=Compile)
 
 def _model_keys(arch:Callable)->list:
     "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."

@@ -8,11 +8,13 @@ Docs: https://gridpe.github.io/gridpe/learner.html.md"""
 from __future__ import annotations
 from .rope import grid_positions, RotaryPE, Scaling, check_scaling, set_scaling
 from .attention import record_attention
+from .checks import check_choice
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 from .scene_vit import scene_vit, SCENE_ARCHS
 from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
-from .callbacks import MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite, _cause
+from .callbacks import (MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite, _cause,
+                              Compile, CompiledTraining)
 import pickle
 from dataclasses import dataclass
 from contextlib import contextmanager
@@ -126,12 +128,17 @@ def _mix_cbs(mixup:float, cutmix:float)->list:
     return [MixUp(mixup)] if mixup else [CutMix(cutmix)] if cutmix else []
 
 # %% ../nbs/07b_learner.ipynb #bd5e831b
+def _compiled(compile:Compile)->list:
+    "The callbacks of a `compile` mode: `CompiledTraining`, or none for 'none'."
+    return [] if check_choice(compile, Compile, 'compile') == Compile.none else [CompiledTraining(compile)]
+
 def _adamw_learner(dls, model, lr:float, wd:float, label_smoothing:float, amp:bool|None, cbs, path,
-                   warmup_epochs:int|None=None, min_lr:float=0.)->NoDecayLearner:
+                   warmup_epochs:int|None=None, min_lr:float=0., compile:Compile='none')->NoDecayLearner:
     "The ViT recipe's Learner for `model` (AdamW, label smoothing, top-1/5): one-cycle, or warm-up then cosine."
     learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
                            opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
-                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)], path=path)
+                           metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *_compiled(compile), *L(cbs)],
+                           path=path)
     if warmup_epochs is None: learn.recipe = Recipe(lr, 'one_cycle', pct_start=0.1, min_lr=min_lr)
     else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
     return _precision(learn, amp)
@@ -149,13 +156,14 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
                 cutmix:float=0., # cutmix α (0: off); official 1.0 (with mixup: one of the two per batch)
                 warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: epochs of linear warm-up, then cosine
                 min_lr:float=0., # final learning rate (official 1e-5)
+                compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
                 **model_kwargs, # passed to the architecture (n_heads, patch_size, drop_path, pe_kwargs…)
                )->NoDecayLearner:
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
     return _adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp,
-                          [*_mix_cbs(mixup, cutmix), *L(cbs)], path, warmup_epochs, min_lr)
+                          [*_mix_cbs(mixup, cutmix), *L(cbs)], path, warmup_epochs, min_lr, compile)
 
 # %% ../nbs/07b_learner.ipynb #1afe2d05
 def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
@@ -169,6 +177,7 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
                 path='.', # where `learn.save` writes (path/models)
                 momentum:float=0.9, # SGD momentum
                 min_lr:float=0., # learning rate at the end of the cosine (official 5e-5)
+                compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
                 **model_kwargs, # passed to pct (centres, k, pool, pos_scale, pe_kwargs…)
                )->NoDecayLearner:
     "A fastai Learner for PCT with positional embedding `pe`, with the official recipe (SGD, momentum, cosine)."
@@ -176,7 +185,8 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
     learn = NoDecayLearner(dls, arch(dls.c, pe, **model_kwargs),
                            loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
                            opt_func=partial(ForeachSGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd,
-                           moms=(momentum,) * 3, metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *L(cbs)],
+                           moms=(momentum,) * 3, metrics=class_metrics(dls.c),
+                           cbs=[StopOnNonFinite(), *_compiled(compile), *L(cbs)],
                            path=path)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     return _precision(learn, amp)
@@ -250,12 +260,13 @@ def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
                   amp:bool|None=None, # mixed precision; automatic on CUDA by default
                   cbs=None, # extra fastai callbacks
                   path='.', # where `learn.save` writes (path/models)
+                  compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
                   **model_kwargs, # passed to the architecture (head_dim, n_heads, pe_kwargs, pe_per_block…)
                  )->NoDecayLearner:
     "A fastai Learner for a SceneViT with positional embedding `pe` (n from the tokens), AdamW and one-cycle."
     arch = SCENE_ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, ndim=dls.train.dataset.x.shape[-1] - 1, pe=pe, **model_kwargs)
-    return _adamw_learner(dls, model, lr, wd, label_smoothing, amp, cbs, path)
+    return _adamw_learner(dls, model, lr, wd, label_smoothing, amp, cbs, path, compile=compile)
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
 def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders

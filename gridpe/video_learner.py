@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 from .video_vit import VIDEO_ARCHS, video_vit_nano
 from .learner import NoDecayLearner, _adamw_learner, _validate
+from .callbacks import Compile
 from fastai.learner import Learner
 
 # %% auto #0
@@ -26,13 +27,14 @@ def video_learner(dls, # video DataLoaders (gridpe.video.video_dls)
                   path='.', # where `learn.save` writes (path/models)
                   warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: epochs of linear warm-up, then cosine
                   min_lr:float=0., # final learning rate
+                  compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
                   **model_kwargs, # passed to the architecture (n_heads, tubelet, patch_size, time_scale, pe_kwargs…)
                  )->NoDecayLearner:
     "A fastai Learner for a video ViT with positional embedding `pe`, with the image ViT's (DeiT) recipe."
     arch = VIDEO_ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, frames=dls.frames, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
     return _adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp, cbs, path, warmup_epochs,
-                          min_lr)
+                          min_lr, compile)
 
 # %% ../nbs/07c_video_learner.ipynb #be22b03b
 def evaluate_frames(learn:Learner, # a trained video Learner whose dls carry `eval_frames` DataLoaders
