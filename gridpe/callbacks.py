@@ -243,5 +243,10 @@ class CompiledTraining(Callback):
     def before_batch(self):
         # CUDA graphs reuse their output memory: a new step begins, the last step's outputs are no longer read
         if self.training and self.mode == 'reduce-overhead': torch.compiler.cudagraph_mark_step_begin()
+    def after_step(self):
+        # CUDA graphs own the gradients' memory: fastai zeroes them in place and the next backward would add into
+        # tensors a replay has overwritten; None makes it write fresh ones (the same numbers: 0 + g is g)
+        if self.training:
+            for p in self.eager.parameters(): p.grad = None
     def after_train(self): self.learn.model = self.eager
     def after_fit(self): self.learn.model = self.eager

@@ -22,14 +22,29 @@ def sync():
     if torch.cuda.is_available(): torch.cuda.synchronize()
 
 class EpochTimes(Callback):
-    "Wall time of each epoch, training and validation, measured after the GPU's work is done."
-    def before_fit(self): self.times = []
-    def before_epoch(self):
+    """Wall time of each training epoch with its validation, measured after the GPU's work is done; per epoch also the
+    host's time waiting for batches (the DataLoader and its batch transforms) and inside the steps, unsynchronised.
+    Evaluations after the fit (`validate`, which runs no `before_train`) are not counted."""
+    def __init__(self): self.times, self.wait, self.step, self.t0 = [], [], [], None
+    def before_train(self):
         sync()
-        self.t0 = time.perf_counter()
-    def after_epoch(self):
+        self.t0 = self.last = time.perf_counter()
+        self.wait.append(0.)
+        self.step.append(0.)
+    def before_batch(self):
+        if self.training: self.wait[-1] += self.tick()
+    def after_batch(self):
+        if self.training: self.step[-1] += self.tick()
+    def tick(self):
+        "Seconds since the last tick."
+        now = time.perf_counter()
+        dt, self.last = now - self.last, now
+        return dt
+    def after_validate(self):
+        if self.t0 is None: return
         sync()
         self.times.append(time.perf_counter() - self.t0)
+        self.t0 = None
 
 def settings(data, arch, seed, epochs, mode, device, out):
     "The reproduction's settings (its config.json: --paper at 32 px, patches of 4, 4 heads, lr 5e-4) with `mode`."
@@ -55,7 +70,8 @@ def run(cfg, data, seed):
     wall = time.perf_counter() - t0
     top1 = {f"{r['size']}": r['top1'] for r in df.to_dict('records')}
     top1.update({f"{r['size']}@{m}": r[f'top1@{m}'] for r in df.to_dict('records') for m in ('pi', 'ntk', 'yarn')})
-    return dict(epoch_s=timer.times, wall_s=wall, eval_s=wall - sum(timer.times),
+    return dict(epoch_s=timer.times, wait_s=timer.wait, step_s=timer.step, wall_s=wall,
+                eval_s=wall - sum(timer.times),
                 peak_gib=torch.cuda.max_memory_allocated(cfg.device) / 2**30 if gpu else None, top1=top1,
                 provenance=provenance(learn, cfg.data))
 
