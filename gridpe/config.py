@@ -63,7 +63,8 @@ class Config:
     patch_size:int|None=None # ViT patch side (px)
     amp:bool=True # mixed precision on a GPU (bf16 where supported); --no-amp trains in float32
     # torch.compile the training steps: default (Inductor; --compile alone) or reduce-overhead (also CUDA graphs);
-    # none: eager. Evaluation runs eager (no recompiles per size). On a CPU it works, after a minute of compiling
+    # none: eager. Evaluation runs eager (no recompiles per size). On a CPU it works, after a minute of compiling.
+    # PCT (points) needs --no-amp with it on a GPU
     compile:str|None=None
     # the paper's protocol as its official code ran it: ViT-S (4 heads) at 224 px for 150 epochs;
     # PCT on 512 points for 100 epochs
@@ -505,6 +506,10 @@ def check_model(cfg:Config):
 def check_settings(cfg:Config):
     "Raise CompareError (one line) for settings that cannot give a valid run."
     check_numbers(cfg); check_model(cfg)
+    # measured on an H200: PCT's compiled steps under bf16 autocast reached a NaN loss at the second batch (both modes)
+    gpu = (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).startswith('cuda')
+    if cfg.task == 'points' and cfg.compile not in (None, 'none') and cfg.amp and gpu:
+        raise CompareError(f"--compile {cfg.compile} with mixed precision gave PCT a NaN loss on a GPU: add --no-amp")
 
 # %% ../nbs/08_config.ipynb #9689420f
 def _one(cfg:Config, k:str):

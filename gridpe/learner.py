@@ -189,7 +189,11 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
                            cbs=[StopOnNonFinite(), *_compiled(compile), *L(cbs)],
                            path=path)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
-    return _precision(learn, amp)
+    learn = _precision(learn, amp)
+    # measured on an H200: compiled under bf16 autocast, PCT's loss was NaN at the second batch (eager and float32: fine)
+    if compile != Compile.none and hasattr(learn, 'mixed_precision'):
+        raise ValueError("PCT compiled with mixed precision reached a NaN loss on a GPU: pass amp=False")
+    return learn
 
 # %% ../nbs/07b_learner.ipynb #3e4c1a7b
 def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`)
