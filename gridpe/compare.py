@@ -6,7 +6,7 @@ Docs: https://gridpe.github.io/gridpe/compare.html.md"""
 
 # %% ../nbs/08d_compare.ipynb #cmp0000c
 from __future__ import annotations
-import argparse, json, os, sys, types, typing
+import argparse, contextlib, json, os, signal, sys, threading, types, typing
 from pathlib import Path
 from dataclasses import fields
 import matplotlib
@@ -88,6 +88,21 @@ def _os_error(e:OSError, cfg:Config|None)->str:
                  if v and f.startswith(str(v).rstrip('/'))), None)
     return f"{f}: {e.strerror}" + (f" (check {flag})" if flag else '')
 
+class _Terminated(KeyboardInterrupt):
+    "SIGTERM (a scheduler, `timeout`): the job stops as after Ctrl-C."
+
+def _terminate(signum, frame): raise _Terminated()
+
+@contextlib.contextmanager
+def _sigterm_stops():
+    "Within: SIGTERM raises `_Terminated` (in the main thread; elsewhere signals cannot be caught, nothing changes)."
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGTERM, _terminate)
+    try: yield
+    finally: signal.signal(signal.SIGTERM, signal.SIG_DFL if old is None else old)
+
 def main(argv=None):
     "Entry point of `gridpe-compare`: the settings from the flags, then the job (or --dry-run's JSON)."
     a = vars(cli_parser().parse_args(argv)); dry, go_on = a.pop('dry_run'), a.pop('go_on')
@@ -96,7 +111,9 @@ def main(argv=None):
     try:
         cfg = resolve(**a); check_settings(cfg)
         if dry: print(to_json(cfg))
-        else: compare(cfg, hours=None if go_on else 1.)
+        else:
+            with _sigterm_stops(): compare(cfg, hours=None if go_on else 1.)
+    except _Terminated: say(f"terminated: {_kept(cfg)}", 143)
     except KeyboardInterrupt: say(f"interrupted: {_kept(cfg)}", 130)
     except OSError as e:                                  # a file the system refused, or a dataset file gridpe misses
         if e.filename is not None: say(f"error: {_os_error(e, cfg)}", 2)
