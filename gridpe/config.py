@@ -422,6 +422,8 @@ def check_numbers(cfg:Config):
         check_positive(cfg.lr, '--lr')
         for k in ('crop_pct', 'layer_scale', 'time_scale'):
             if getattr(cfg, k) is not None: check_positive(getattr(cfg, k), _flag(k))
+        if cfg.crop_pct is not None and cfg.crop_pct > 1:
+            raise ValueError(f"--crop-pct is the fraction of the image kept, at most 1, got {cfg.crop_pct}")
         for k, v in (cfg.pos_scale or {}).items(): check_positive(v, f'--pos-scale {k}')
         for a in cfg.eval_rotations or []:
             if isinstance(a, bool) or not isinstance(a, (int, float)) or not math.isfinite(a):
