@@ -221,7 +221,8 @@ def check_job(cfg:Config, data:dict):
             with torch.device('meta'):
                 t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe))   # (no recipe: the model)
         except (TypeError, ValueError) as e:
-            raise CompareError(f"{pe}'s model cannot be built with these settings (--pe-options): {_why(e)}") from None
+            given = ' (--pe-options)' if pe in (cfg.pe_options or {}) else ''           # the flag only where it was used
+            raise CompareError(f"{pe}'s model cannot be built with these settings{given}: {_why(e)}") from None
     return dls
 
 # %% ../nbs/08c_runner.ipynb #gu4rd002
