@@ -25,10 +25,16 @@ HIDE = {('echo', False): 'remove-input', ('output', False): 'remove-output', ('i
 
 
 def sidebar(proc):
-    "[(section, [notebook paths relative to `proc`])] in the order of nbdev's sidebar, the home page left out."
+    """[(section, [page paths relative to `proc`])] in the order of nbdev's sidebar, the home page left out; a markdown
+    page beside a section's notebooks (not under `results/`, which holds data) joins that section after them."""
     items = yaml.safe_load((proc / 'sidebar.yml').read_text())['website']['sidebar']['contents']
     top = [p for p in items if isinstance(p, str) and p != 'index.ipynb']
-    return [(None, top)] + [(s['section'], list(s['contents'])) for s in items if isinstance(s, dict)]
+    secs = [(s['section'], list(s['contents'])) for s in items if isinstance(s, dict)]
+    for md in sorted(proc.rglob('*.md')):
+        rel = md.relative_to(proc)
+        home = [pages for _, pages in secs if pages and Path(pages[0]).parent == rel.parent]
+        if 'results' not in rel.parts and home and str(rel) not in home[0]: home[0].append(str(rel))
+    return [(None, top)] + secs
 
 
 def pandoc_id(text):
@@ -104,6 +110,11 @@ def sources(proc, src):
     order = sidebar(proc)
     for sec, pages in [(None, ['index.ipynb'])] + order:
         for p in pages:
+            if p.endswith('.md'):                                           # a markdown page: as written
+                (src / p).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(proc / p, src / p)
+                urls[str(Path(p).with_suffix('.html'))] = str(Path(p).with_suffix('.html'))
+                continue
             _, out_file = convert(proc / p, src / p)
             page = str(Path(p).with_suffix('.html'))
             urls[str(Path(p).parent / out_file) if out_file else page] = page
