@@ -17,8 +17,9 @@ Usage: python tools/dev/main_job.py [image points] [--results DIR ...] [--record
        python tools/dev/main_job.py --planted NAME [--save]           (a planted change: does the check fail it?)
        python tools/dev/main_job.py --self-test                       (each seed passes; each plant of MUST_FAIL fails)
 """
-import argparse, json, os, platform, subprocess, sys, tempfile, time
+import argparse, contextlib, json, os, platform, subprocess, sys, tempfile, time
 from pathlib import Path
+import numpy as np
 import pandas as pd
 from scipy import stats
 
@@ -160,7 +161,8 @@ def compare_scaling(task, res):
     if len(old) < 2 and len(new) < 2: return True
     print(f'gridpe-compare {task}, frequency scaling at evaluation: committed\n{old.round(1)}\nnew\n{new.round(1)}',
           flush=True)
-    return old.shape == new.shape and bool((old.to_numpy() == new.to_numpy()).all())
+    # NaN where a kind has no scaling (APE): equal when both hold it
+    return old.shape == new.shape and bool(np.array_equal(old.to_numpy(float), new.to_numpy(float), equal_nan=True))
 
 def compare(task, new, exact, res=None):
     "Print the committed and the new table; equal in a listed environment, else tested against the seeds' spread."
@@ -260,7 +262,14 @@ def self_test():
               f"{worst['diff']:+.1f} points)")
         ok &= not (must and res.ok.all())
     ok &= set(MUST_FAIL) <= set(plants.plant)
-    return ok
+    # the scaling table equals itself (kinds without scaling, as APE, hold NaN there), and not a changed copy
+    res = pd.read_csv(RESULTS/'cpu_image_default.csv')
+    moved = res.assign(value=res.value.where(~res.metric.eq('top1@yarn'), res.value + 0.01))
+    with open(os.devnull, 'w') as quiet, contextlib.redirect_stdout(quiet):
+        same, other = compare_scaling('image', res), compare_scaling('image', moved)
+    print(f"the image scaling table against itself: {'equal' if same else 'DIFFERS'}; "
+          f"against a moved copy: {'DIFFERS' if other else 'differs, as it must'}")
+    return ok and same and not other
 
 if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
