@@ -144,6 +144,7 @@ class PCT(nn.Module):
     def forward(self, xyz:Tensor, # points: B, N, 3
                )->Tensor:
         "Class logits: (B, n_classes)."
+        if xyz.shape[-1] != 3: raise ValueError(f"points with {xyz.shape[-1]} coordinates, but PCT takes 3 (x, y, z)")
         s0, s1 = self.n_centres(xyz.shape[1])
         f = self.embed(xyz.transpose(1, 2)).transpose(1, 2)                            # B, N, 64
         c0, g = sample_and_group(s0, self.k, xyz, f); f = self.local0(g)              # B, s0, 128

@@ -28,7 +28,9 @@ class TubeletEmbed(nn.Module):
         self.tubelet, self.patch_size = check_int(tubelet, 'tubelet'), check_int(patch_size, 'patch_size')
         self.proj = nn.Conv3d(in_chans, dim, (tubelet, patch_size, patch_size), (tubelet, patch_size, patch_size))
     def forward(self, x:Tensor)->tuple[Tensor, tuple]:
-        (T, _, H, W), t, p = x.shape[1:], self.tubelet, self.patch_size
+        (T, C, H, W), t, p = x.shape[1:], self.tubelet, self.patch_size
+        if C != (c := self.proj.in_channels):
+            raise ValueError(f"clips with {C} channel{'s' * (C != 1)}, but the model takes {c} (in_chans)")
         if T % t or H % p or W % p:
             raise ValueError(f"clips of {T} frames of {H}x{W} do not split into tubelets of {t} frames x {p}x{p}: "
                              f"use a multiple of {t} frames and sides divisible by {p}")

@@ -29,7 +29,9 @@ class PatchEmbed(nn.Module):
         super().__init__()
         self.patch_size, self.proj = patch_size, nn.Conv2d(in_chans, dim, patch_size, patch_size)
     def forward(self, x:Tensor)->tuple[Tensor, tuple]:
-        p, (H, W) = self.patch_size, x.shape[-2:]
+        p, (H, W), c = self.patch_size, x.shape[-2:], self.proj.in_channels
+        if (n := x.shape[-3]) != c:
+            raise ValueError(f"images with {n} channel{'s' * (n != 1)}, but the model takes {c} (in_chans)")
         if H % p or W % p:
             ok = sorted({max(p, (H // p) * p), (H // p + 1) * p})
             raise ValueError(f"image size {H}x{W} is not divisible by the patch size {p}: "
