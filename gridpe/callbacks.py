@@ -11,6 +11,7 @@ from .optim import _bare
 from .checks import check_choice
 from fastcore.basics import str_enum
 import os, random
+from datetime import datetime, timezone
 from pathlib import Path
 import numpy as np
 import torch
@@ -24,8 +25,8 @@ from fastai.callback.mixup import MixHandler, MixUp, CutMix
 from fastai.torch_core import rank_distrib
 
 # %% auto #0
-__all__ = ['Compile', 'MixUpCutMix', 'KeepBest', 'random_state', 'set_random_state', 'EpochCheckpoint', 'load_checkpoint',
-           'resumed_epochs', 'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV', 'CompiledTraining']
+__all__ = ['Compile', 'MixUpCutMix', 'KeepBest', 'random_state', 'set_random_state', 'utc_now', 'EpochCheckpoint',
+           'load_checkpoint', 'resumed_epochs', 'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV', 'CompiledTraining']
 
 # %% ../nbs/07a_callbacks.ipynb #6073d1eb
 class MixUpCutMix(MixHandler):
@@ -88,6 +89,10 @@ def set_random_state(learn:Learner, # the Learner whose DataLoaders' generators 
     for dl, s in zip(learn.dls.loaders, state['loaders'], strict=True): dl.rng.setstate(_from_py(s))
 
 # %% ../nbs/07a_callbacks.ipynb #34808fc0
+def utc_now()->str:
+    "The date and time now, in UTC, to the second (ISO 8601): when a run started or finished."
+    return datetime.now(timezone.utc).isoformat(timespec='seconds')
+
 def _loop_state(learn:Learner)->dict:
     "What fastai's loop carries from epoch to epoch: the recorder's smoothed loss, the iteration, fp16's loss scale."
     sm, sc = learn.recorder.smooth_loss, getattr(learn, 'scaler', None)
@@ -101,6 +106,9 @@ class EpochCheckpoint(Callback):
                  keep_best:KeepBest|None=None, # the run's KeepBest, saved with it
                  fingerprint:str|None=None, # the run's settings fingerprint (gridpe.store.fingerprint), saved with it
                 ): self.fname, self.kb, self.fingerprint, self.trained = Path(fname), keep_best, fingerprint, False
+    def before_fit(self):
+        # when the run's training began (UTC): set by the first fit, kept by `load_checkpoint` from the checkpoint
+        if getattr(self.learn, 'started', None) is None: self.learn.started = utc_now()
     def before_train(self): self.trained = True                             # (fastai's SkipToEpoch cancels before this)
     def after_epoch(self):
         trained, self.trained = self.trained, False
@@ -110,7 +118,7 @@ class EpochCheckpoint(Callback):
                   epoch=self.epoch, fingerprint=self.fingerprint,
                   best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state),
                   random=random_state(self.learn), loop=_loop_state(self.learn),
-                  resumed=list(getattr(self.learn, 'resumed', [])))
+                  resumed=list(getattr(self.learn, 'resumed', [])), started=self.learn.started)
         self.fname.parent.mkdir(parents=True, exist_ok=True)
         with atomic_file(self.fname, 'wb') as f: torch.save(ck, f)
 
@@ -154,7 +162,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimise
                    )->int:
     "Restore weights, optimiser, random state (and `keep_best`) from `fname`: the epoch to resume from (0: no file)."
     learn.remove_cbs(learn.cbs.filter(lambda c: isinstance(c, _Resume)))
-    learn.resumed = []
+    learn.resumed, learn.started = [], None
     if not Path(fname).exists(): return 0
     ck = _read_checkpoint(fname, dev := getattr(learn.dls, 'device', None) or 'cpu')
     if fingerprint is not None and ck.get('fingerprint') not in (None, fingerprint):
@@ -177,7 +185,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimise
         if isinstance(e, RuntimeError) and 'state_dict' not in str(e): raise           # not about the file: a bug
         raise ValueError(f"{fname} does not hold this run's model and optimiser ({_cause(e)}): "
                          "delete it, or pass --no-resume to train the run from the start") from None
-    learn.resumed = resumed
+    learn.resumed, learn.started = resumed, ck.get('started')
     learn.add_cb(cb)
     return cb.at
 

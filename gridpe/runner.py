@@ -10,13 +10,12 @@ import contextlib, multiprocessing, os, platform, signal, subprocess, sys, time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, replace
 from pathlib import Path
-from datetime import datetime, timezone
 import pandas as pd
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
-from .callbacks import HistoryCSV, resumed_epochs
+from .callbacks import HistoryCSV, resumed_epochs, utc_now
 from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, _flag,
                            model_kwargs)
 from .files import atomic_file
@@ -54,13 +53,14 @@ def _name(f)->str:
 
 def provenance(learn, # the trained Learner (its optimiser and device)
                data:str|None=None, # the data path as given (None: the task's embedded data)
+               started:str|None=None, # when training began (UTC): the Learner's `started` (its checkpoint's) first
               )->dict:
-    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, data, when."
+    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, data, when (began, ended, resumed)."
     dev = torch.device(learn.dls.device or 'cpu')
     card = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else platform.processor() or platform.machine()
     return dict(gridpe=gridpe.__version__, commit=_commit(), torch=torch.__version__, cuda=torch.version.cuda,
                 device=str(dev), card=card, optimizer=_name(learn.opt_func), data=data,
-                python=platform.python_version(), finished=datetime.now(timezone.utc).isoformat(timespec='seconds'),
+                python=platform.python_version(), started=getattr(learn, 'started', None) or started, finished=utc_now(),
                 # the epochs at which a cut run was resumed (exactly: checkpoints hold every random state); []: never
                 resumed=resumed_epochs(learn))
 
@@ -89,6 +89,7 @@ def run_one(cfg:Config, # the job's settings
     if cfg.quiet or not (IN_NOTEBOOK or sys.stdout.isatty()):            # quiet, or a log file: no progress bars
         learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)])
         learn.logger = noop if cfg.quiet else partial(_epoch_line, learn)
+    started = utc_now()
     df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, fingerprint=fp,
                             **call_kwargs(train_and_evaluate, cfg, ('best', 'eval_scaling')))
     if cfg.attention and df is not None and cfg.task == 'image':
@@ -96,7 +97,7 @@ def run_one(cfg:Config, # the job's settings
         with atomic_file(a/f'{pe}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
     if df is None: return None
     df = df if 'checkpoint' in df else df.assign(checkpoint='last', epoch=cfg.epochs - 1)
-    df.attrs['provenance'] = provenance(learn, cfg.data)
+    df.attrs['provenance'] = provenance(learn, cfg.data, started=started)
     return df
 
 # %% ../nbs/08c_runner.ipynb #42b5f423
