@@ -35,6 +35,10 @@ Sampling = str_enum('Sampling', 'even', 'stride')
 ShortClip = str_enum('ShortClip', 'pad', 'loop', 'skip')
 
 # %% ../nbs/04f_video.ipynb #14f68684
+def _needed(frames:int, sampling:str, stride:int)->int:
+    "Frames a clip must hold to give `frames` without padding, looping or skipping."
+    return frames if sampling == 'even' else (frames - 1) * stride + 1
+
 def frame_indices(n:int, # frames in the clip
                   frames:int, # frames to take, T
                   sampling:Sampling='even', # 'even' or 'stride'
@@ -45,7 +49,7 @@ def frame_indices(n:int, # frames in the clip
     T, sampling = check_int(frames, 'frames'), check_choice(sampling, Sampling, 'sampling')
     short = check_choice(short, ShortClip, 'short')
     step = 1 if sampling == 'even' else check_int(stride, 'stride')
-    need = T if sampling == 'even' else (T - 1) * step + 1
+    need = _needed(T, sampling, step)
     if n >= need:
         if sampling == 'even': return np.floor((np.arange(T) + 0.5) * n / T).astype(np.int64)
         return (n - need) // 2 + step * np.arange(T, dtype=np.int64)
@@ -71,6 +75,17 @@ def write_video(path:str|Path, # the file to write: .mp4, .avi or .webm
         for p in s.encode(): c.mux(p)
 
 # %% ../nbs/04f_video.ipynb #67b5e1e5
+def _read_clip(path, frames, size, channels=3, sampling='even', stride=2, short='pad')->tuple:
+    "`read_video`'s clip (or None) and the number of frames the file holds."
+    import av
+    try:
+        with av.open(str(path)) as c: fs = list(c.decode(video=0))
+    except Exception as e: raise ValueError(f"{path}: cannot decode video ({type(e).__name__}: {e})") from None
+    if not fs: raise ValueError(f"{path}: cannot decode video (no video frames)")
+    idx = frame_indices(len(fs), frames, sampling, stride, short)
+    if idx is None: return None, len(fs)
+    return np.stack([decode_image(fs[i].to_image(), size, channels) for i in idx]), len(fs)
+
 def read_video(path:str|Path, # a video file PyAV reads (mp4, avi, webm …)
                frames:int, # frames to take, T
                size:int, # side of the square frames
@@ -80,14 +95,7 @@ def read_video(path:str|Path, # a video file PyAV reads (mp4, avi, webm …)
                short:ShortClip='pad', # a clip with too few frames: 'pad', 'loop' or 'skip'
               )->np.ndarray|None:
     "A clip's frames as uint8 (T, channels, size, size), or None if it is too short and `short` is 'skip'."
-    import av
-    try:
-        with av.open(str(path)) as c: fs = list(c.decode(video=0))
-    except Exception as e: raise ValueError(f"{path}: cannot decode video ({type(e).__name__}: {e})") from None
-    if not fs: raise ValueError(f"{path}: cannot decode video (no video frames)")
-    idx = frame_indices(len(fs), frames, sampling, stride, short)
-    if idx is None: return None
-    return np.stack([decode_image(fs[i].to_image(), size, channels) for i in idx])
+    return _read_clip(path, frames, size, channels, sampling, stride, short)[0]
 
 # %% ../nbs/04f_video.ipynb #b8e9faaa
 class VideoSet(ArraySet):
@@ -140,13 +148,13 @@ def video_items(split_dir:Path, # a split folder with one sub-folder per class
 # %% ../nbs/04f_video.ipynb #16ffb40c
 def _read_chunk(args):
     paths, kw = args
-    return [read_video(p, **kw) for p in paths]
+    return [_read_clip(p, **kw) for p in paths]
 
 def decode_videos(paths:list, # video files
                   n_workers:int|None=None, # processes; all cores by default
                   **kwargs, # read_video's: frames, size, channels, sampling, stride, short
-                 )->tuple[np.ndarray, np.ndarray]:
-    "Decode many clips in parallel: uint8 (N, T, C, S, S) (zeros for a skipped clip) and which were kept, bool (N,)."
+                 )->tuple[np.ndarray, np.ndarray, np.ndarray]:
+    "Decode clips in parallel: uint8 (N, T, C, S, S) (zeros where skipped), which were kept (N,) and their frames (N,)."
     n_workers = n_workers or os.cpu_count() or 1
     chunks = [(paths[i:i+64], kwargs) for i in range(0, len(paths), 64)]
     if n_workers == 1 or len(chunks) <= 1: parts = list(map(_read_chunk, chunks))
@@ -155,9 +163,9 @@ def decode_videos(paths:list, # video files
     clips = [c for p in parts for c in p]
     shape = (kwargs['frames'], kwargs.get('channels', 3), kwargs['size'], kwargs['size'])
     x = np.zeros((len(clips), *shape), np.uint8)
-    for i, c in enumerate(clips):
+    for i, (c, _) in enumerate(clips):
         if c is not None: x[i] = c
-    return x, np.array([c is not None for c in clips], bool)
+    return x, np.array([c is not None for c, _ in clips], bool), np.array([n for _, n in clips], np.int64)
 
 # %% ../nbs/04f_video.ipynb #e28f2a9e
 def _typical_side(paths:list, k:int=16)->int:
@@ -176,32 +184,43 @@ def video_folder(root:str|Path, # dataset root with train and test (or val) spli
                  channels:int=3, # 3 (RGB) or 1 (grayscale)
                  sampling:Sampling='even', # 'even' or 'stride' (`frame_indices`)
                  stride:int=2, # frame step of 'stride'
-                 short:ShortClip='pad', # a clip with too few frames: 'pad', 'loop' or 'skip'
+                 short:ShortClip|None=None, # a clip too short: 'pad', 'loop' or 'skip'; None: 'pad' unless all are
                  classes:list|None=None, # classes to take; every folder of the train split by default
                  n_workers:int|None=None, # decoding processes
+                 min_frames:int|None=None, # the length below which `short` None refuses a split; `frames` by default
                 )->dict:
     "A video folder tree decoded into memory: {'train': VideoSet, 'test': VideoSet}."
     tr, te = find_split(root, ('train',)), find_split(root, ('test', 'val', 'valid', 'validation'))
     p_tr, y_tr, classes = video_items(tr, classes)
     p_te, y_te, _ = video_items(te, classes)
+    # unset: pad, as asked for, but refuse a split whose clips are all too short below
+    how = 'pad' if short is None else str(check_choice(short, ShortClip, 'short'))
     kw = dict(frames=check_int(frames, 'frames'), size=check_int(size or _typical_side(p_tr), 'size'),
               channels=check_int(channels, 'channels'), sampling=str(check_choice(sampling, Sampling, 'sampling')),
-              stride=check_int(stride, 'stride'), short=str(check_choice(short, ShortClip, 'short')))
+              stride=check_int(stride, 'stride'), short=how)
     if channels not in (1, 3): raise ValueError(f"channels must be 1 or 3, got {channels}")
+    # the frames a clip must hold not to be padded, looped or skipped; and, unless `short` is given, one clip at least
+    need = _needed(kw['frames'], kw['sampling'], kw['stride'])
+    least = _needed(check_int(min_frames or frames, 'min_frames'), kw['sampling'], kw['stride'])
+    done = dict(pad='padded with their last frame', loop='looped', skip='skipped')[how]
     def split(ps, ys, where):
-        key, got = dict(files=files_key(ps), **kw, kind='video_folder', v=1), {}
+        key, got = dict(files=files_key(ps), **kw, kind='video_folder', v=2), {}
         def make():
-            got['x'], got['kept'] = decode_videos(ps, n_workers, **kw)
-            return got['kept']
-        kept = cached({**key, 'part': 'kept'}, make)
+            got['x'], _, got['n'] = decode_videos(ps, n_workers, **kw)
+            return got['n']
+        n = cached({**key, 'part': 'frames'}, make)
+        if short is None and (n < least).all():
+            raise ValueError(f"{where}: every clip holds fewer than the {least} frames asked for (the longest holds "
+                             f"{n.max()}): ask for fewer frames, or for padding (short='pad')")
         x = cached(key, lambda: got['x'] if 'x' in got else decode_videos(ps, n_workers, **kw)[0])
+        kept = (n >= need) | (how != 'skip')
         ys = np.array(ys)
-        if not kept.all():
-            warnings.warn(f"{where}: skipped {(~kept).sum()} clips shorter than {frames} frames "
-                          f"(e.g. {ps[int(np.argmin(kept))]})")
-            if empty := [classes[c] for c in range(len(classes)) if not kept[ys == c].any()]:
-                raise ValueError(f"{where}: every clip of class {', '.join(empty)} was skipped (shorter than {frames} "
-                                 "frames): use short='pad' or 'loop', or fewer frames")
+        if (n < need).any():
+            warnings.warn(f"{where}: {(n < need).sum()} of {len(n)} clips hold fewer than {need} frames: {done} "
+                          f"(e.g. {ps[int(np.argmax(n < need))]})")
+        if empty := [classes[c] for c in range(len(classes)) if not kept[ys == c].any()]:
+            raise ValueError(f"{where}: every clip of class {', '.join(empty)} was skipped (shorter than {frames} "
+                             "frames): use short='pad' or 'loop', or fewer frames")
         return VideoSet(x[kept], ys[kept], classes, where)
     return dict(train=split(p_tr, y_tr, tr), test=split(p_te, y_te, te))
 
@@ -374,6 +393,7 @@ def load_video(data:str|Path|None, # a folder of train.npz and test.npz, a video
                size:int|None=None, # training side (Moving Fashion-MNIST's canvas); max_size by default
                eval_sizes:list=(), # evaluation sides (Moving Fashion-MNIST: a test set on each canvas)
                clips:int|None=None, # Moving Fashion-MNIST's training clips (2000; a quarter as many test clips)
+               short:ShortClip|None=None, # a video folder's clips too short: `video_folder`'s `short`
               )->dict:
     "The clips for `gridpe-compare video`: {'train', 'test'} VideoSets (and 'canvases' for Moving Fashion-MNIST)."
     T, S = max([check_int(frames, 'frames'), *eval_frames]), size or max_size
@@ -388,4 +408,4 @@ def load_video(data:str|Path|None, # a folder of train.npz and test.npz, a video
     if not (p/'train').is_dir():
         raise ValueError(f"{data}: not a video dataset: a folder of train.npz and test.npz, or a video folder tree "
                          f"(train/<class>/<clip>.mp4 and test/ or val/)")
-    return video_folder(p, T, max_size)
+    return video_folder(p, T, max_size, short=short, min_frames=frames)
