@@ -43,9 +43,19 @@ def pandoc_id(text):
     return re.sub(r'^[^a-z]+', '', re.sub(r'\s+', '-', s))
 
 
+def name_links(md):
+    """nbdev's links to a name's page as HTML, for `local_links`. Without a published site (no Documentation URL in
+    pyproject.toml) nbdev writes them from the site's root (`/rope.html#make_pe`), which MyST would take for a
+    cross-reference."""
+    link = lambda m: f'<a href="{m[2]}"><code>{html.escape(m[1])}</code></a>'
+    return re.sub(r'\[`([^`\]]+)`\]\((/[^)\s]*)\)', link, md)
+
+
 def show_doc_md(md):
-    "A `show_doc` output in Quarto's markdown, for MyST: rule and source link as HTML, headings with Quarto's anchors."
+    """A `show_doc` output in Quarto's markdown, for MyST: rule and source link as HTML (none without a repository URL:
+    nbdev then links `/blob/...`, outside the site), headings with Quarto's anchors."""
     md = re.sub(r'^---$', '<hr class="gp-doc-rule">', md, flags=re.M)
+    md = re.sub(r'\[source\]\(/[^)\s]*\)\{[^}]*\}', '', md)
     md = re.sub(r'\[source\]\(([^)\s]+)\)\{[^}]*\}', r'<a class="gp-source" href="\1" target="_blank">source</a>', md)
     return re.sub(r'^(#{2,4}) (.+)$', lambda m: f'<span id="{pandoc_id(m[2])}"></span>\n\n{m[0]}', md, flags=re.M)
 
@@ -84,6 +94,7 @@ def convert(src, dest):
                           'source': head}
     for c in nb['cells']:
         if isinstance(c['source'], list): c['source'] = ''.join(c['source'])
+        if c['cell_type'] == 'markdown': c['source'] = name_links(c['source'])
         if c['cell_type'] != 'code': continue
         opts, c['source'] = directives(c['source'])
         tags = [t for (k, v), t in HIDE.items() if opts.get(k, not v) == v]
@@ -91,7 +102,7 @@ def convert(src, dest):
         if opts.get('fig-alt'): c['metadata']['mystnb'] = {'image': {'alt': str(opts['fig-alt'])}}
         for o in c.get('outputs', []):
             md = o.get('data', {}).get('text/markdown')
-            if md is not None: o['data']['text/markdown'] = show_doc_md(''.join(md))
+            if md is not None: o['data']['text/markdown'] = name_links(show_doc_md(''.join(md)))
     nb['metadata'].setdefault('kernelspec', {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'})
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(nb, indent=1, ensure_ascii=False))

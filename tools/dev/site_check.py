@@ -42,7 +42,7 @@ PAGE_JS = """async () => {
   const errs = document.querySelectorAll('.katex-error, .output.traceback, .output.error, div.traceback').length;
   const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
   const count = (sel) => document.querySelectorAll(sel).length;
-  const seen = {docs: count('a.gp-source'), maths: count('.katex'), figures: count('.cell_output img'),
+  const seen = {docs: count('hr.gp-doc-rule'), maths: count('.katex'), figures: count('.cell_output img'),
                 summary: count('.gp-summary')};
   return {broken, text: body.textContent, errs, links, seen};
 }"""
