@@ -13,7 +13,7 @@ Before the last line it prints each step's time; the last line is `N passed, N f
 anything failed.
 
 Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff,
-imports, readme, jupyter, docs, site, wheel, main_job; `--only=test` runs `nbdev-test` on every notebook)
+imports, readme, setup, jupyter, docs, site, wheel, main_job; `--only=test` runs `nbdev-test` on every notebook)
 """
 import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, time, tomllib
 from pathlib import Path
@@ -116,7 +116,10 @@ def wheel():
         if not whl: return
         env = dict(os.environ, GRIDPE_VENV=f'{tmp}/venv')
         venv = f'{tmp}/venv'
-        torch_pair = ('torch==2.14.1 torchvision==0.29.1' if Path('/etc/xdg/pip/constraints.txt').exists() else 'torch torchvision')
+        # the torch pair of the environment that runs the checks (a CPU build comes from torch's CPU index again)
+        v = {d: importlib.metadata.version(d) for d in ('torch', 'torchvision')}
+        torch_pair = ' '.join(f"{d}=={x.split('+')[0]}" for d, x in v.items())
+        if v['torch'].endswith('+cpu'): torch_pair += ' --index-url https://download.pytorch.org/whl/cpu'
         r = sh(f'{sys.executable} -m venv {venv} && {venv}/bin/python -m pip install -q {os.environ.get("GRIDPE_TORCH", torch_pair)} '
                f'&& {venv}/bin/python -m pip install -q "gridpe[timm] @ {whl[0].as_uri()}"', env=env)
         record('wheel installs into a fresh venv with the timm extra (as the README says)', r.returncode == 0,
@@ -206,6 +209,13 @@ def readme():
     r = sh(f'{sys.executable} tools/dev/readme.py --links')
     record('every relative link and image of README.md exists in the repository', r.returncode == 0, r.stdout + r.stderr)
 
+def setup():
+    "tools/dev/setup_test.sh: how setup.sh chooses torch, shows its steps, and keeps what a second call finds installed."
+    r = sh('bash tools/dev/setup_test.sh')
+    lines = [l for l in r.stdout.splitlines() if l.startswith(('PASS', 'FAIL'))]
+    for l in lines: record('setup.sh: ' + l[6:], l.startswith('PASS'), r.stdout[-2000:] + r.stderr[-2000:])
+    if not lines or r.returncode: record('tools/dev/setup_test.sh ran', False, r.stdout[-2000:] + r.stderr[-2000:])
+
 def main_job():
     """The main job's check tested on its committed seeds and plants (tools/dev/main_job.py --self-test), then the main
     job run once (image and points) against the committed table: equal in a listed environment, elsewhere within the
@@ -222,7 +232,7 @@ def main_job():
 CHECKS = dict(  # name: check, in the order CI runs them
     export=lambda: unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)'),
     clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
-    ruff=ruff, imports=imports_declared, readme=readme, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, site=site,
+    ruff=ruff, imports=imports_declared, readme=readme, setup=setup, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, site=site,
     wheel=wheel,
     main_job=main_job)
 # what CI runs: each notebook once (in Jupyter); `test` runs the same cells again under nbdev-test
