@@ -8,10 +8,12 @@ import math
 import numpy as np
 import torch
 import torch.nn.functional as F
-from .checks import check_int
+from fastcore.basics import str_enum
+from .checks import check_int, check_choice
 
 # %% auto #0
-__all__ = ['DIRECTIONS', 'bounce', 'direction_vectors', 'moving_clips', 'show_clip', 'centre_steps']
+__all__ = ['DIRECTIONS', 'MotionLabel', 'bounce', 'direction_vectors', 'speed_bins', 'motion_classes', 'moving_clips',
+           'show_clip', 'centre_steps']
 
 # %% ../nbs/04e_moving.ipynb #1e0cd19f
 def bounce(p:np.ndarray, # unbounded coordinates
@@ -31,6 +33,29 @@ def direction_vectors(n_dirs:int=8, # directions, evenly spaced from +x
     a = 2*math.pi*np.arange(check_int(n_dirs, 'n_dirs'))/n_dirs
     return np.stack([np.sin(a), np.cos(a)], -1)
 
+# %% ../nbs/04e_moving.ipynb #ml000002
+MotionLabel = str_enum('MotionLabel', 'direction', 'direction_class', 'direction_speed')
+
+# %% ../nbs/04e_moving.ipynb #ml000003
+def speed_bins(s:np.ndarray, # speeds (pixels per frame)
+               speed:tuple=(1., 2.), # their range (low, high)
+               n_speeds:int=3, # bins of equal width over the range
+              )->np.ndarray:
+    "Each speed's bin, 0 (slowest) to n_speeds - 1: ints of s's shape."
+    k = np.floor((np.asarray(s) - speed[0]) / (speed[1] - speed[0]) * n_speeds).astype(np.int64)
+    return k.clip(0, check_int(n_speeds, 'n_speeds') - 1)
+
+# %% ../nbs/04e_moving.ipynb #ml000005
+def motion_classes(label:MotionLabel='direction', # as `moving_clips`
+                   n_speeds:int=3, # speed bins (label 'direction_speed')
+                   item_classes:list=(), # the items' class names (label 'direction_class')
+                  )->list:
+    "The class names of a label, in label order: 'right', 'right T-shirt' or 'right, speed 1/3'."
+    label = check_choice(label, MotionLabel, 'label')
+    if label == 'direction': return list(DIRECTIONS)
+    if label == 'direction_class': return [f'{d} {c}' for d in DIRECTIONS for c in item_classes]
+    return [f'{d}, speed {k + 1}/{n_speeds}' for d in DIRECTIONS for k in range(n_speeds)]
+
 # %% ../nbs/04e_moving.ipynb #221b8d25
 def moving_clips(items:np.ndarray, # item pictures: (N, h, w) uint8
                  item_labels:np.ndarray, # their classes: (N,)
@@ -40,26 +65,31 @@ def moving_clips(items:np.ndarray, # item pictures: (N, h, w) uint8
                  item_size:int=12, # side the items are resized to (pixels)
                  speed:tuple=(1., 2.), # range of speeds (pixels per frame)
                  n_dirs:int=8, # directions of motion (labels)
-                 label:str='direction', # 'direction', or 'direction_class' (direction × item class)
+                 label:MotionLabel='direction', # the direction, × the item's class, or × the speed's bin
+                 n_speeds:int=3, # speed bins of equal width over `speed` (label 'direction_speed')
                  clear:int=2, # frames at the start during which the item does not touch an edge
                  seed:int=0, # seed of the draw
                 )->dict:
     "Clips `x` (n_clips, T, S, S) uint8, labels `y`, and each clip's `item`, `direction`, `speed` and start `p0`."
     T, S, w = check_int(frames, 'frames'), check_int(canvas, 'canvas'), check_int(item_size, 'item_size')
     if w > S: raise ValueError(f"item_size {w} does not fit the canvas {S}")
-    if label not in ('direction', 'direction_class'):
-        raise ValueError(f"label must be 'direction' or 'direction_class', got {label!r}")
+    label = check_choice(label, MotionLabel, 'label')
+    if label == 'direction_speed' and not speed[1] > speed[0]:
+        raise ValueError(f"label 'direction_speed' needs a range of speeds (low < high), got {tuple(speed)}")
     rng, n = np.random.default_rng(seed), check_int(n_clips, 'n_clips')
     pics = F.interpolate(torch.as_tensor(items[:, None]).float(), size=(w, w), mode='area').round().byte()[:, 0].numpy()
     item, d = rng.integers(len(items), size=n), rng.integers(n_dirs, size=n)
-    v = rng.uniform(*speed, size=n)[:, None]*direction_vectors(n_dirs)[d]                    # n, 2 (dy, dx)
+    sp = rng.uniform(*speed, size=n)                                                           # n
+    v = sp[:, None]*direction_vectors(n_dirs)[d]                                               # n, 2 (dy, dx)
     hi, reach = S - w, np.abs(v)*clear
     p0 = rng.uniform(np.minimum(reach, hi/2), np.maximum(hi - reach, hi/2))                 # n, 2
     p = np.rint(bounce(p0[:, None] + v[:, None]*np.arange(T)[:, None], hi)).astype(int)  # n, T, 2
     x = np.zeros((n, T, S, S), np.uint8)
     for i in range(n):
         for t, (r, c) in enumerate(p[i]): np.maximum(x[i, t, r:r+w, c:c+w], pics[item[i]], out=x[i, t, r:r+w, c:c+w])
-    y = d if label == 'direction' else d*(int(item_labels.max()) + 1) + item_labels[item]
+    y = d
+    if label == 'direction_class': y = d*(int(item_labels.max()) + 1) + item_labels[item]
+    if label == 'direction_speed': y = d*n_speeds + speed_bins(sp, speed, n_speeds)
     return dict(x=x, y=y.astype(np.int64), item=item, direction=d, speed=np.hypot(*v.T), p0=p0)
 
 # %% ../nbs/04e_moving.ipynb #b8e0e695

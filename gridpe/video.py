@@ -14,7 +14,7 @@ from torch import Tensor
 from .checks import check_int, check_choice
 from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image
 from .formats import find_split, cached, files_key, DATA_DIR
-from .moving import moving_clips, DIRECTIONS
+from .moving import moving_clips, motion_classes
 from fastcore.basics import str_enum, patch
 from fasttransform import ItemTransform
 from fastai.torch_core import TensorCategory
@@ -251,10 +251,9 @@ def moving_fashion_mnist(n_train:int=2000, # training clips
     "Moving Fashion-MNIST clips: {'train', 'test'} VideoSets of uint8 (N, T, 1, S, S), and 'canvases' if asked."
     z = np.load(DATA_DIR/'fashion_mnist_small.npz')
     make = lambda s, n, c, sd: moving_clips(z[f'x_{s}'], z[f'y_{s}'], n, frames, c, seed=sd, **kwargs)
-    classes = list(DIRECTIONS) if kwargs.get('label', 'direction') == 'direction' else None
+    names = motion_classes(kwargs.get('label', 'direction'), kwargs.get('n_speeds', 3), list(z['classes']))
     def vs(s, n, c, sd):
         d = make(s, n, c, sd)
-        names = classes or [f'{DIRECTIONS[i // 10]} {z["classes"][i % 10]}' for i in range(80)]
         return VideoSet(d['x'][:, :, None], d['y'], names, f'moving_fashion_mnist(seed={sd})')
     out = dict(train=vs('train', n_train, canvas, seed), test=vs('test', n_test, canvas, seed + 1))
     if canvases: out['canvases'] = {check_int(c, 'canvas'): vs('test', n_test, c, seed + 1 + c) for c in canvases}
