@@ -17,8 +17,8 @@ from .arrays import ArrayDataLoaders, array_dls
 
 # %% auto #0
 __all__ = ['random_resized_crop_flip', 'resize_center_crop', 'rgb_to_gray', 'solarize', 'gaussian_blur', 'three_augment',
-           'color_jitter', 'canvas_side', 'rotate_images', 'rotation_names', 'channel_stats', 'ImageBatchTfm',
-           'ImageRotationTfm', 'image_dls']
+           'color_jitter', 'canvas_side', 'rotate_images', 'check_max_angle', 'rotation_names', 'channel_stats',
+           'ImageBatchTfm', 'ImageRotationTfm', 'image_dls']
 
 # %% ../nbs/04b_images.ipynb #49414d09
 def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
@@ -117,8 +117,15 @@ def canvas_side(size:int, # image side
     return -(-need // multiple) * multiple
 
 # %% ../nbs/04b_images.ipynb #0a1ef687
+def _turns(r:Tensor, # angles in radians: B
+           sx:float, sy:float, # the canvas's side over the image's width and height
+          )->Tensor:
+    "The canvas → image affine maps of rotations by `r`: B, 2, 3."
+    c, s, z = r.cos(), r.sin(), torch.zeros_like(r)
+    return torch.stack([c * sx, -s * sx, z, s * sy, c * sy, z], -1).view(-1, 2, 3)
+
 def rotate_images(x:Tensor, # float images: B, C, H, W
-                  angle:float, # degrees, counter-clockwise as displayed
+                  angle:float|Tensor, # degrees, counter-clockwise as displayed: one for all, or one per image (B,)
                   side:int|None=None, # canvas side, at least ⌈√(H² + W²)⌉ (the default)
                   fill:float=0., # the canvas's value outside the image
                  )->Tensor:
@@ -128,13 +135,23 @@ def rotate_images(x:Tensor, # float images: B, C, H, W
     side = need if side is None else check_int(side, 'side')
     if side < need: raise ValueError(f"a canvas of side {side} cuts the corners of a {H}×{W} image: use {need} or more")
     mh, mw = side - H, side - W
-    if angle % 360 == 0 and mh % 2 == 0 and mw % 2 == 0: return F.pad(x, (mw//2, mw//2, mh//2, mh//2), value=fill)
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    theta = x.new_tensor([[c * side / W, -s * side / W, 0], [s * side / H, c * side / H, 0]])  # canvas → image, 2, 3
+    if torch.is_tensor(angle) and angle.ndim:
+        theta = _turns(torch.deg2rad(angle.to(x.device, torch.float64)), side / W, side / H).to(x.dtype)  # B, 2, 3
+    elif angle % 360 == 0 and mh % 2 == 0 and mw % 2 == 0: return F.pad(x, (mw//2, mw//2, mh//2, mh//2), value=fill)
+    else:
+        c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        theta = x.new_tensor([[c * side / W, -s * side / W, 0], [s * side / H, c * side / H, 0]])  # canvas → image
     grid = F.affine_grid(theta.expand(len(x), 2, 3), (len(x), x.shape[1], side, side), align_corners=False)
     return F.grid_sample(x - fill, grid, mode='bilinear', padding_mode='zeros', align_corners=False) + fill
 
 # %% ../nbs/04b_images.ipynb #e50d2d84
+def check_max_angle(a:float, # degrees
+                   )->float:
+    "The largest angle of a uniform rotation in [-a, a] as a float: a finite number of degrees in [0, 180]."
+    if isinstance(a, bool) or not isinstance(a, numbers.Real) or not 0 <= a <= 180:
+        raise ValueError(f"a rotation's largest angle must be a number of degrees from 0 to 180, got {a!r}")
+    return float(a)
+
 def rotation_names(angles:list, # rotation angles in degrees
                   )->dict:
     "{'rot<angle>': angle} for the angles: 'rot15' for 15 or 15.0, 'rot22.5'; each a finite number, each name once."
@@ -185,9 +202,13 @@ class ImageRotationTfm(ItemTransform):
     def __init__(self, angle:float, # degrees, counter-clockwise as displayed
                  side:int, # canvas side
                  fill:float=0., # the canvas outside the image: 0 after normalisation is the training mean colour
-                ): self.angle, self.side, self.fill = angle, side, fill
+                 uniform:bool=False, # each image by its own angle, uniform in [-angle, angle] (augmentation)
+                ): self.angle, self.side, self.fill, self.uniform = angle, side, fill, uniform
     def encodes(self, b): # (images B, C, H, W, labels B,) or (images,)
-        x = rotate_images(b[0].as_subclass(Tensor), self.angle, self.side, self.fill)
+        x, a = b[0].as_subclass(Tensor), self.angle
+        # B angles from the generator of the batch's device (a checkpoint keeps its state)
+        if self.uniform: a = torch.empty(len(x), device=x.device).uniform_(-a, a)
+        x = rotate_images(x, a, self.side, self.fill)
         return (x.as_subclass(type(b[0])), *b[1:])
 
 # %% ../nbs/04b_images.ipynb #d577ecae
@@ -204,6 +225,8 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
               repeated_aug:int=1, # repeated augmentation: each epoch len(train)//r images, each r times (DeiT: 3)
               eval_rotations:list=(), # angles in degrees: test images at `size` rotated on a canvas (dls.conditions)
               canvas_multiple:int=1, # the rotation canvas's side is a multiple of it (a ViT's patch size)
+              # degrees: each training image rotated by an angle uniform in [-a, a] onto the canvas; 0: none
+              train_rotations:float=0.,
              )->ArrayDataLoaders:
     "fastai DataLoaders for image classification: per-size evaluation in `dls.eval`, rotations in `dls.conditions`."
     tr = data['train']
@@ -213,10 +236,12 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
     crop_pct = (1.0 if stored <= 64 else 0.875) if crop_pct is None else crop_pct
     mean, std = channel_stats(tr.x)
     tfm = lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct, three_augment, color_jitter)
-    dls = array_dls(data, tfm, size, eval_sizes, bs, eval_bs, device,
-                    repeated_aug=check_int(repeated_aug, 'repeated_aug'))
+    canvas = canvas_side(size, canvas_multiple)
+    turn = [ImageRotationTfm(check_max_angle(train_rotations), canvas, uniform=True)] if train_rotations else []
+    dls = array_dls(data, lambda s, train: [tfm(s, train), *(turn if train else [])], size, eval_sizes, bs, eval_bs,
+                    device, repeated_aug=check_int(repeated_aug, 'repeated_aug'))
     dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)
-    dls.native, dls.canvas = min(data['test'].x.shape[-2:]), canvas_side(size, canvas_multiple)
+    dls.native, dls.canvas = min(data['test'].x.shape[-2:]), canvas
     rot = lambda a: dls.valid.new(after_batch=[tfm(size, False), ImageRotationTfm(a, dls.canvas)])
     dls.conditions = {k: rot(a) for k, a in rotation_names(eval_rotations).items()}
     return dls
