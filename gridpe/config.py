@@ -31,7 +31,7 @@ class Config:
     task:str='image'
     # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
     data:str|None=None
-    arch:str|None=None # architecture: one of the task's (ViTs, PCTs, scene ViTs or video ViTs)
+    arch:str|None=None # architecture
     epochs:int|None=None # training epochs
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
@@ -200,7 +200,8 @@ class Task:
     about:str='' # what the task trains, as `gridpe-compare --help` lists it
 
 # %% ../nbs/08_config.ipynb #5b316abb
-_POSITIONED = [k for k in source_names('rope', 'PEKind') if k != 'none']      # the kinds that see positions: pos_scale's keys
+# the kinds that see positions: pos_scale's keys
+_POSITIONED = [k for k in source_names('rope', 'PEKind') if k != 'none']
 
 def _rotations(cfg)->list:
     "The metrics of the rotated test inputs (--eval-rotations): top1@rot<angle>, top5@rot<angle>."
@@ -412,8 +413,10 @@ def other_settings(task:str, # a key of TASKS
     "The settings other tasks pass on to their model, data or Learner and `task` does not take."
     t = TASKS[task]
     used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
-    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args)
-                          if k not in ('size', 'eval_sizes'))                      # (every task's)
+    # every task's
+    every = dict.fromkeys(k for u in TASKS.values()
+                          for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args)
+                          if k not in ('size', 'eval_sizes'))
     return [k for k in every if k not in used]
 
 # %% ../nbs/08_config.ipynb #467cc56d
@@ -508,8 +511,8 @@ def check_numbers(cfg:Config):
 def vit_width(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
     import torch
-    with torch.device('meta'):
-        return {**TASKS['image'].archs, **TASKS['video'].archs}[arch](n_classes=1, pe='none', n_heads=1).head.in_features
+    archs = {**TASKS['image'].archs, **TASKS['video'].archs}
+    with torch.device('meta'): return archs[arch](n_classes=1, pe='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
 def valid_heads(width:int, # token width
@@ -525,8 +528,9 @@ CHOICES = dict(pe=source_names('rope', 'PEKind'), positions=source_names('vit', 
                sample=source_names('points', 'PointSampling'), eval_scaling=source_names('rope', 'Scaling'),
                compile=source_names('callbacks', 'Compile'))
 
-def check_choices(cfg:Config):
-    "CompareError for a kind, architecture, setting of another task, choice or size the job cannot take (no model built)."
+def check_choices(cfg:Config, # the job's settings (resolved)
+                 ):
+    "CompareError for a kind, architecture, other task's setting, choice or size the job cannot take (builds nothing)."
     t, kinds = TASKS[cfg.task], CHOICES['pe']
     if bad := [k for k in cfg.pe if k not in kinds]:
         raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(kinds)}")
@@ -564,10 +568,18 @@ def _model_keys(arch:Callable)->list:
     return [k for k, p in ps.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
             and k not in ('n_classes', 'pe', 'img_size', 'in_chans')]                 # the learner sets these
 
+def _import_task(t:Task):
+    "Import the modules of task `t`'s loader, DataLoaders, Learner and architectures."
+    for f in (t.load, t.dls, t.learner, *t.archs.values()):
+        if isinstance(f, Deferred): f.fn
+
 def check_model(cfg:Config):
     "`check_choices`, then CompareError for model settings or a head count the architecture cannot take (imports it)."
     check_choices(cfg)
     t = TASKS[cfg.task]
+    # the job's modules, imported now: the job's checks build models on torch's meta device, and a module imported
+    # there for the first time would make its tensors there
+    _import_task(t)
     for x, v in (cfg.pe_options or {}).items():
         if bad := [k for k in v if k not in (keys := _model_keys(t.archs[cfg.arch]))]:
             raise CompareError(f"--pe-options {x}: {', '.join(bad)} is not a setting of {cfg.arch}: "
@@ -579,7 +591,8 @@ def check_model(cfg:Config):
                            f"number (at least {2*pd_}) of channels: use one of {', '.join(map(str, ok))}")
 
 # %% ../nbs/08_config.ipynb #mem0ry03
-_SAMPLES = dict(image='images', points='point clouds', nd='scenes', video='clips')      # what a batch holds
+# what a batch of each task holds
+_SAMPLES = dict(image='images', points='point clouds', nd='scenes', video='clips')
 
 def batch_bytes(cfg:Config, # the job's settings (resolved)
                 size:int|None=None, # an image side or point or token count; None: the largest of the job
@@ -587,11 +600,12 @@ def batch_bytes(cfg:Config, # the job's settings (resolved)
     "The least memory (bytes) one batch of `cfg` at `size` needs: float32 inputs, tokens and PCT's attention map."
     s = size or max([cfg.size, *cfg.eval_sizes])
     frames = max([cfg.frames or 1, *(cfg.eval_frames or [])])
-    axes = max([3 if cfg.task in ('video', 'points') else 2, *(cfg.ndim or [])])             # position axes
+    # position axes, and the channels of a token at the least: a rotary pair per axis in every head
+    axes = max([3 if cfg.task in ('video', 'points') else 2, *(cfg.ndim or [])])
     if cfg.task in ('image', 'video'):
         inputs, tokens = frames * s * s, (frames // (cfg.tubelet or 1)) * (s // (cfg.patch_size or 1)) ** 2
     else: inputs, tokens = s * axes, s
-    width = (cfg.n_heads or 1) * (cfg.head_dim or 2 * axes)                      # channels of a token, at the least
+    width = (cfg.n_heads or 1) * (cfg.head_dim or 2 * axes)
     maps = tokens ** 2 if cfg.task == 'points' else 0
     return 4 * cfg.bs * (inputs + tokens * width + maps)
 
@@ -607,13 +621,15 @@ def _bytes(n:int)->str:
     i = min(len(units) - 1, max(0, (int(n).bit_length() - 1) // 10))
     return f"{n / 1024**i:.0f} {units[i]}"
 
-def check_request(cfg:Config):
+def check_request(cfg:Config, # the job's settings (resolved)
+                 ):
     "CompareError for settings that cannot give a valid run, found without building or importing a model."
     check_numbers(cfg); check_choices(cfg)
     for k, s in [('size', cfg.size), *(('eval_sizes', s) for s in cfg.eval_sizes)]:
         if (n := batch_bytes(cfg, s)) > (m := _memory()):
-            raise CompareError(f"{_flag(k)} {s}: a batch of {cfg.bs} {_SAMPLES[cfg.task]} at {s} {TASKS[cfg.task].unit} "
-                               f"needs at least {_bytes(n)}, more than this machine's {_bytes(m)} of memory: "
+            raise CompareError(f"{_flag(k)} {s}: a batch of {cfg.bs} {_SAMPLES[cfg.task]} at {s} "
+                               f"{TASKS[cfg.task].unit} needs at least {_bytes(n)}, more than this machine's "
+                               f"{_bytes(m)} of memory: "
                                f"use a smaller {_flag(k)} or --bs")
 
 # %% ../nbs/08_config.ipynb #75d284bc
