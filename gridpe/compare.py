@@ -4,13 +4,11 @@
 
 # %% ../nbs/08d_compare.ipynb #cmp0000c
 from __future__ import annotations
-import argparse, contextlib, json, os, signal, sys, threading, types, typing
+import argparse, contextlib, difflib, functools, json, os, re, signal, sys, textwrap, threading, types, typing
 from pathlib import Path
-from dataclasses import fields
-import matplotlib
-from .config import Config, NOT_IDENTITY, TASKS, CHOICES, CompareError, resolve, check_settings, to_json, _flag
-from .runner import compare
-from .callbacks import NonFiniteLoss, Compile
+from dataclasses import fields, replace
+from .config import (Config, NOT_IDENTITY, TASKS, CHOICES, resolve, check_request, check_settings,
+                           to_json, other_settings, _flag)
 from fastcore.docments import docments
 
 # %% auto #0
@@ -24,50 +22,115 @@ def _arg_type(hint)->tuple:
     return (typing.get_args(hint)[0], True) if typing.get_origin(hint) is list else (hint, False)
 
 # %% ../nbs/08d_compare.ipynb #755634c7
-def _defaults_help(name:str)->str:
-    "The default of setting `name` per task and with --paper, as --help shows it."
-    fmt = lambda v: (' '.join(map(str, v)) if isinstance(v, list)
+@functools.cache
+def _task_defaults(task:str)->tuple:
+    "The settings of `task` without and with --paper (None where the task has no paper protocol)."
+    return resolve(task), resolve(task, paper=True) if TASKS[task].paper else None
+
+def _defaults_help(name:str, # a Config field
+                   task:str, # a key of TASKS
+                  )->str:
+    "The default of setting `name` in `task`, and with --paper where it differs, as --help shows it."
+    fmt = lambda v: ((' '.join(map(str, v)) or 'none') if isinstance(v, list)
                      else json.dumps(v, separators=(',', ':')) if isinstance(v, dict)
                      else f'{v:g}' if isinstance(v, float) else str(v))
-    v = {(t, p): getattr(resolve(t, p and bool(TASKS[t].paper)), name) for t in TASKS for p in (False, True)}
     if name == 'task' or isinstance(Config.__dataclass_fields__[name].default, bool): return ''
-    if all(x is None for x in v.values()): return ''
-    if len({repr(x) for x in v.values()}) == 1: return f" (default: {fmt(v['image', False])})"
-    paper = lambda t: f", --paper {fmt(v[t, True])}" if v[t, True] != v[t, False] else ''
-    return ' (' + '; '.join(f"{t}: {fmt(v[t, False])}" + paper(t)
-                            for t in TASKS if v[t, False] is not None or v[t, True] is not None) + ')'
+    d, p = (getattr(c, name) if c else None for c in _task_defaults(task))
+    if d is None and p is None: return ''
+    return f" (default: {fmt(d)}" + (f"; --paper: {fmt(p)}" if _task_defaults(task)[1] and p != d else '') + ')'
+
+# %% ../nbs/08d_compare.ipynb #pars0002
+class _Help(argparse.HelpFormatter):
+    "argparse's help wrapped at spaces only: a default, path, flag or JSON value is never cut in two."
+    def _split_lines(self, text, width):
+        return textwrap.wrap(' '.join(text.split()), width, break_long_words=False, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        return textwrap.fill(' '.join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False)
+
+# %% ../nbs/08d_compare.ipynb #pars0003
+def _closest(message:str, # argparse's error message
+             flags:list=(), # the flags the parser takes
+             elsewhere:dict|None=None, # {flag: [tasks]} of the flags only other tasks take
+             task:str|None=None, # the task parsed
+            )->str:
+    "argparse's error `message`, with the closest choice or flag it missed (or the task whose flag it is)."
+    if m := re.search(r"invalid choice: '?(.*?)'? \(choose from (.*)\)$", message):
+        close = difflib.get_close_matches(m[1], [c.strip(" '") for c in m[2].split(',')], n=1)
+        return message + (f": did you mean {close[0]}?" if close else '')
+    if not message.startswith('unrecognized arguments: '): return message
+    words = message.removeprefix('unrecognized arguments: ').split()
+    w = next((w for w in words if w.startswith('-')), words[0]).split('=')[0]
+    if w in (elsewhere or {}): return f"{w}: not a setting of the {task} task (only of {', '.join(elsewhere[w])})"
+    close = difflib.get_close_matches(w, flags, n=1)
+    return f"unrecognized argument {w}" + (f": did you mean {close[0]}?" if close else '')
+
+# %% ../nbs/08d_compare.ipynb #pars0005
+class _Parser(argparse.ArgumentParser):
+    "An ArgumentParser whose errors are one line (`_closest`); `tasks`: the subcommands' parsers."
+    tasks = {}
+
+    def error(self, message:str):
+        self.exit(2, f"gridpe-compare: error: {_closest(message)}\n")
+
+    def parse_args(self, args=None, namespace=None):
+        a, extra = self.parse_known_args(args, namespace)
+        if extra:
+            task = getattr(a, 'task', None)
+            flags = [s for act in self.tasks.get(task, self)._actions for s in act.option_strings]
+            elsewhere = {}
+            for t, p in self.tasks.items():
+                for s in (s for act in p._actions for s in act.option_strings if s not in flags):
+                    elsewhere.setdefault(s, []).append(t)
+            self.error(_closest(f"unrecognized arguments: {' '.join(extra)}", flags, elsewhere, task))
+        return a
 
 # %% ../nbs/08d_compare.ipynb #0e9543ec
+def _add_setting(p:argparse.ArgumentParser, task:str, f, doc:str, hint):
+    "Add Config field `f` to the parser `p` of `task`: its flag, type, choices and help (`doc`, the default)."
+    (typ, many), name = _arg_type(hint), f.name
+    choices = list(TASKS[task].archs) if name == 'arch' else CHOICES.get(name)
+    h = doc + (f" (one of: {', '.join(choices)})" if choices else '') + _defaults_help(name, task)
+    if typ is bool and f.default is None:
+        p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, help=h)
+    elif typ is bool:
+        p.add_argument(_flag(('no_' if f.default else '') + name), dest=name, action='store_const',
+                       const=not f.default, help=f'turn off (on by default): {h}' if f.default else h)
+    elif typ is dict:                                                       # parse_dict reads it
+        p.add_argument(_flag(name), nargs='+', help=h, metavar='KEY=VALUE' if name == 'pos_aug' else 'KIND=VALUE')
+    elif name == 'compile':                                         # --compile alone: Inductor's default mode
+        p.add_argument(_flag(name), nargs='?', const='default', help=h, metavar='MODE', choices=choices)
+    else: p.add_argument(_flag(name), type=typ, nargs='+' if many else None, help=h, metavar=name.upper(),
+                         choices=choices)
+
 def cli_parser()->argparse.ArgumentParser:
-    "The parser of `gridpe-compare`: one flag per Config field, its help the field's docment and defaults."
+    "The parser of `gridpe-compare`: a subcommand per task, a flag per setting it takes (help: the field's docment)."
     keep = ', '.join('--no-' + _flag(k)[2:] if Config.__dataclass_fields__[k].default is True else _flag(k)
                      for k in NOT_IDENTITY)
-    p = argparse.ArgumentParser(
-        prog='gridpe-compare', description='Train every positional embedding at one size and evaluate it across sizes.',
-        epilog=f"A results folder (--out) holds one set of settings: a rerun into it with other settings is refused, "
-               f"naming those that differ (use another --out, or remove the folder); only {keep} may change, so more "
-               f"kinds or seeds resume it. A run that another process is training is skipped.")
+    folder = (f"A results folder (--out) holds one set of settings: a rerun into it with other settings is refused, "
+              f"naming those that differ (use another --out, or remove the folder); only {keep} may change, so more "
+              f"kinds or seeds resume it. A run that another process is training is skipped.")
+    what = 'Train every positional embedding at one size and evaluate it across sizes'
+    p = _Parser(prog='gridpe-compare', description=f"{what}.", formatter_class=_Help,
+                epilog=f"gridpe-compare TASK --help lists the task's settings. {folder}")
+    sub = p.add_subparsers(dest='task', metavar='TASK', required=True, title='tasks')
+    p.tasks = {}
     docs, hints = docments(Config, returns=False), typing.get_type_hints(Config)
-    for f in fields(Config):
-        h, (typ, many) = docs[f.name] + _defaults_help(f.name), _arg_type(hints[f.name])
-        if f.name == 'task': p.add_argument('task', choices=list(TASKS), help=h)
-        elif typ is bool and f.default is None:
-            p.add_argument(_flag(f.name), dest=f.name, action=argparse.BooleanOptionalAction, help=h)
-        elif typ is bool:
-            p.add_argument(_flag(('no_' if f.default else '') + f.name), dest=f.name, action='store_const',
-                           const=not f.default, help=f'turn off (on by default): {h}' if f.default else h)
-        elif typ is dict:                                                   # parse_dict reads it
-            meta = 'KEY=VALUE' if f.name == 'pos_aug' else 'KIND=VALUE'
-            p.add_argument(_flag(f.name), nargs='+', help=h, metavar=meta)
-        elif f.name == 'compile':                                     # --compile alone: Inductor's default mode
-            modes = list(map(str, Compile))
-            p.add_argument(_flag(f.name), nargs='?', const='default', help=h, metavar='MODE', choices=modes)
-        else: p.add_argument(_flag(f.name), type=typ, nargs='+' if many else None, help=h, metavar=f.name.upper(),
-                             choices=list(map(str, CHOICES[f.name])) if f.name in CHOICES else None)
-    p.add_argument('--dry-run', action='store_true',
-                   help="print the resolved settings as JSON (the run's config.json) and exit")
-    p.add_argument('--go-on', action='store_true',
-                   help="train even where a CPU epoch is estimated above an hour, or --paper runs without --data")
+    for task, t in TASKS.items():
+        sp = p.tasks[task] = sub.add_parser(task, help=t.about, description=f"{what}: {t.about}.", epilog=folder,
+                                            formatter_class=_Help)
+        skip = {'task', *other_settings(task), *(() if t.paper else ('paper',))}
+        for f in fields(Config):
+            if f.name not in skip: _add_setting(sp, task, f, docs[f.name], hints[f.name])
+        sp.add_argument('--dry-run', action='store_true',
+                        help="print the resolved settings as JSON (the run's config.json) and a summary (runs, "
+                             "folder), and exit")
+        sp.add_argument('--estimate', action='store_true',
+                        help="as --dry-run, then check the models and estimate the time of an epoch on this CPU "
+                             "(loads the data and builds a model: seconds)")
+        sp.add_argument('--go-on', action='store_true',
+                        help="train even where a CPU epoch is estimated above an hour, or --paper runs without --data")
     return p
 
 # %% ../nbs/08d_compare.ipynb #02ca8e8c
@@ -101,15 +164,63 @@ def _sigterm_stops():
     try: yield
     finally: signal.signal(signal.SIGTERM, signal.SIG_DFL if old is None else old)
 
+# %% ../nbs/08d_compare.ipynb #summ0003
+def _count(n:int, what:str)->str: return f"{n} {what}{'s' * (n != 1)}"
+
+def _duration(s:float)->str: return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s"
+
+def _summary(cfg:Config, # the job's settings (resolved)
+             time:str|None=None, # the estimate's line; None: how to get one
+            )->str:
+    "What `cfg` trains, where its results go and how long it takes, in two lines, after --dry-run's JSON."
+    k = TASKS[cfg.task].sweep
+    jobs = getattr(cfg, k) if k else [None]
+    what = f"{_count(len(cfg.pe), 'kind')} × {_count(len(cfg.seeds), 'seed')}"
+    what += f" × {len(jobs)} values of {_flag(k)}" if k else ''
+    where = ', '.join(str(Path(cfg.out)/f'{k}{v}') for v in jobs) if k else cfg.out
+    runs = _count(len(cfg.pe) * len(cfg.seeds) * len(jobs), 'run')
+    time = time or ("not estimated: --estimate checks the models and measures an epoch on this CPU (it loads the data "
+                    "and builds a model: seconds)")
+    return (f"dry run: {runs} ({what}) of {_count(cfg.epochs, 'epoch')} at {cfg.size} {TASKS[cfg.task].unit}, "
+            f"results in {where}\ntime: {time}")
+
+# %% ../nbs/08d_compare.ipynb #summ0005
+def _estimate(cfg:Config)->str:
+    "About how long `cfg` trains on this CPU, from the estimate the job checks (`epoch_seconds`); every check first."
+    import torch
+    from gridpe.config import load_data, check_data
+    from gridpe.runner import epoch_seconds
+    check_settings(cfg)
+    k, s = TASKS[cfg.task].sweep, 0.
+    for job in [replace(cfg, **{k: [v]}) for v in getattr(cfg, k)] if k else [cfg]:
+        data = load_data(job)
+        check_data(job, data)
+        s += epoch_seconds(job, data)
+    n = len(cfg.pe) * len(cfg.seeds)
+    gpu = (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')) != 'cpu'
+    return (f"about {_duration(s)} per epoch of {cfg.pe[0]} on this CPU"
+            + (f" (summed over the {len(getattr(cfg, k))} values of {_flag(k)})" if k else '')
+            + f", {_duration(s * cfg.epochs * n)} for {_count(n, 'run')} of {_count(cfg.epochs, 'epoch')}"
+            + (f"; the job runs on {cfg.device or 'cuda'}, faster" if gpu else '')
+            + " (an estimate: the model's FLOPs over this CPU's matrix-product rate, training only)")
+
+# %% ../nbs/08d_compare.ipynb #main0001
 def main(argv=None):
-    "Entry point of `gridpe-compare`: the settings from the flags, then the job (or --dry-run's JSON)."
-    a = vars(cli_parser().parse_args(argv)); dry, go_on = a.pop('dry_run'), a.pop('go_on')
-    if os.environ.get('MPLBACKEND') is None: matplotlib.use('Agg')
+    "Entry point of `gridpe-compare`: the settings from the flags, then the job (or --dry-run's JSON and summary)."
+    a = vars(cli_parser().parse_args(argv))
+    dry, estimate, go_on = a.pop('dry_run'), a.pop('estimate'), a.pop('go_on')
     cfg, say = None, lambda m, code: (print(f"gridpe-compare: {m}", file=sys.stderr), sys.exit(code))
     try:
-        cfg = resolve(**a); check_settings(cfg)
-        if dry: print(to_json(cfg))
+        cfg = resolve(**a)
+        check_request(cfg)
+        if dry or estimate:
+            time = _estimate(cfg) if estimate else None
+            print(to_json(cfg), flush=True)
+            print(_summary(cfg, time), file=sys.stderr)
         else:
+            import matplotlib
+            if os.environ.get('MPLBACKEND') is None: matplotlib.use('Agg')
+            from gridpe.runner import compare
             with _sigterm_stops(): compare(cfg, hours=None if go_on else 1.)
     except _Terminated: say(f"terminated: {_kept(cfg)}", 143)
     except KeyboardInterrupt: say(f"interrupted: {_kept(cfg)}", 130)
@@ -117,7 +228,7 @@ def main(argv=None):
         if e.filename is not None: say(f"error: {_os_error(e, cfg)}", 2)
         if isinstance(e, FileNotFoundError) and e.errno is None: say(f"error: {e}", 2)
         raise                                                                 # not about a file: a bug, its traceback
-    except (CompareError, NonFiniteLoss, ValueError) as e:
+    except ValueError as e:                                  # CompareError, NonFiniteLoss, a value a module refused
         msg = str(e)                                    # one raised in a fastai callback comes wrapped in two lines
         if msg.startswith('Exception occured in `'): msg = msg.split('\n\t', 1)[-1]
         say(f"error: {msg}", 2)

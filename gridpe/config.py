@@ -4,30 +4,17 @@
 
 # %% ../nbs/08_config.ipynb #c0nf000c
 from __future__ import annotations
-import copy, inspect, json, math, os
+import ast, copy, functools, importlib, inspect, json, math, os
+from collections.abc import Mapping
 from dataclasses import dataclass, asdict
-from functools import partial
 from pathlib import Path
 from typing import Callable
-import torch
 from .checks import check_int, check_positive
-from .rope import PEKind, Scaling, check_pos_aug
-from .callbacks import Compile
-from .formats import load_dataset
-from .images import image_dls, rotation_names
-from .points import PointSampling, point_dls
-from .vit import ARCHS, Positions
-from .pct import PCT_ARCHS, Pool, APEMode
-from .learner import vit_learner, pct_learner, scene_learner
-from .scenes import scene_data, scene_dls
-from .scene_vit import SCENE_ARCHS
-from .video import load_video, video_dls
-from .video_vit import VIDEO_ARCHS
-from .video_learner import video_learner
 
 # %% auto #0
-__all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'Task', 'CompareError', 'parse_dict', 'resolve', 'check_numbers',
-           'vit_width', 'valid_heads', 'check_model', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data',
+__all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'source_names', 'Deferred', 'DeferredDict', 'Task', 'other_settings',
+           'CompareError', 'parse_dict', 'resolve', 'check_numbers', 'vit_width', 'valid_heads', 'check_choices',
+           'check_model', 'batch_bytes', 'check_request', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data',
            'check_data', 'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
@@ -42,8 +29,7 @@ class Config:
     task:str='image'
     # dataset folder (ImageNet/ImageFolder tree, Fashion-MNIST idx, ModelNet h5 or txt); the embedded data if omitted
     data:str|None=None
-    # architecture (image: vit_small, vit_tiny, vit_nano; points: pct, pct_tiny; nd: scene_vit, scene_vit_tiny)
-    arch:str|None=None
+    arch:str|None=None # architecture
     epochs:int|None=None # training epochs
     size:int|None=None # training image side (px) or point count
     eval_sizes:list[int]|None=None # evaluation image sides or point counts
@@ -131,6 +117,63 @@ class Config:
         "The settings that change a run's numbers: all but NOT_IDENTITY."
         return {k: v for k, v in asdict(self).items() if k not in NOT_IDENTITY}
 
+# %% ../nbs/08_config.ipynb #l1ght003
+@functools.cache
+def _module_tree(module:str)->ast.Module:
+    "The parsed source of `gridpe.<module>` (the module is not imported)."
+    return ast.parse(Path(importlib.util.find_spec(f'gridpe.{module}').origin).read_text(encoding='utf-8'))
+
+def source_names(module:str, # a module of gridpe, e.g. 'rope'
+                 name:str, # a `str_enum` or a dict of literal keys assigned at the module's top level, e.g. 'PEKind'
+                )->list:
+    "The values of enum `name` (or the keys of dict `name`) of `gridpe.<module>`, read from its source."
+    for node in _module_tree(module).body:
+        if isinstance(node, ast.Assign) and [getattr(t, 'id', None) for t in node.targets] == [name]:
+            v = node.value
+            if isinstance(v, ast.Dict): return [ast.literal_eval(k) for k in v.keys]
+            if isinstance(v, ast.Call) and getattr(v.func, 'id', None) == 'str_enum':
+                return [ast.literal_eval(a) for a in v.args[1:]]
+    raise LookupError(f"gridpe.{module} assigns no str_enum or dict {name} at its top level")
+
+# %% ../nbs/08_config.ipynb #l1ght007
+class Deferred:
+    "Function `name` of `gridpe.<module>`, with `kwargs` bound, imported when first called or inspected."
+    def __init__(self,
+                 module:str, # a module of gridpe, e.g. 'images'
+                 name:str, # the function's name in it
+                 **kwargs, # arguments bound to it (as `functools.partial`)
+                ):
+        self.module, self.name, self.kwargs = module, name, kwargs
+
+    @property
+    def fn(self)->Callable:
+        "The function (its module imported now)."
+        f = getattr(importlib.import_module(f'gridpe.{self.module}'), self.name)
+        return functools.partial(f, **self.kwargs) if self.kwargs else f
+
+    @property
+    def __signature__(self): return inspect.signature(self.fn)
+    def __call__(self, *args, **kwargs): return self.fn(*args, **kwargs)
+    def __repr__(self): return f"Deferred(gridpe.{self.module}.{self.name})"
+
+# %% ../nbs/08_config.ipynb #l1ght008
+class DeferredDict(Mapping):
+    "Dict `name` of `gridpe.<module>`: its keys read from the source, its module imported when a value is looked up."
+    def __init__(self,
+                 module:str, # a module of gridpe, e.g. 'vit'
+                 name:str, # a dict of literal keys assigned at its top level, e.g. 'ARCHS'
+                ):
+        self.module, self.name, self.keys_ = module, name, source_names(module, name)
+
+    def __getitem__(self, k):
+        if k not in self.keys_: raise KeyError(k)
+        return getattr(importlib.import_module(f'gridpe.{self.module}'), self.name)[k]
+
+    def __contains__(self, k): return k in self.keys_
+    def __iter__(self): return iter(self.keys_)
+    def __len__(self): return len(self.keys_)
+    def __repr__(self): return f"DeferredDict(gridpe.{self.module}.{self.name}: {', '.join(self.keys_)})"
+
 # %% ../nbs/08_config.ipynb #fde4882b
 @dataclass(frozen=True)
 class Task:
@@ -152,16 +195,20 @@ class Task:
     # metric names recorded at the training size besides each size's top1 and top5: cfg -> e.g. ['top1@t8', …]
     metrics:Callable=lambda cfg: []
     sweep:str|None=None # a list setting whose values are jobs of their own (out/<setting><value>)
+    about:str='' # what the task trains, as `gridpe-compare --help` lists it
 
 # %% ../nbs/08_config.ipynb #5b316abb
-_POSITIONED = [str(k) for k in PEKind if k != 'none']                   # the kinds that see positions: pos_scale's keys
+# the kinds that see positions: pos_scale's keys
+_POSITIONED = [k for k in source_names('rope', 'PEKind') if k != 'none']
 
 def _rotations(cfg)->list:
     "The metrics of the rotated test inputs (--eval-rotations): top1@rot<angle>, top5@rot<angle>."
+    from gridpe.images import rotation_names
     return [f'{m}@{name}' for name in rotation_names(cfg.eval_rotations or []) for m in ('top1', 'top5')]
 
 def _image_dls(data, size, eval_sizes, bs, device=None, eval_rotations=(), patch_size=1, **kwargs):
     "`image_dls` whose rotation canvas is a whole number of the ViT's patches."
+    from gridpe.images import image_dls
     return image_dls(data, size, eval_sizes, bs, device=device, eval_rotations=eval_rotations,
                      canvas_multiple=patch_size, **kwargs)
 
@@ -169,11 +216,13 @@ def _draw_scenes(folder, max_size, ndim, n_scenes, noise):
     "The nd task's dataset: scenes of `max_size` tokens drawn by `scene_data` (there is no folder to read)."
     if folder is not None:
         raise CompareError("the nd task draws its scenes (gridpe.scenes): --data is not one of its settings")
+    from gridpe.scenes import scene_data
     return scene_data(ndim, n_scenes, n_tokens=max_size, noise=noise)
 
 TASKS = {
     'image': Task(
-        partial(load_dataset, task='image'), _image_dls, vit_learner, ARCHS, unit='px', metrics=_rotations,
+        Deferred('formats', 'load_dataset', task='image'), _image_dls, Deferred('learner', 'vit_learner'),
+        DeferredDict('vit', 'ARCHS'), unit='px', metrics=_rotations, about='ViTs on images',
         model_args=('n_heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
         data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug', 'eval_rotations', 'patch_size'),
         learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr', 'compile'),
@@ -235,7 +284,9 @@ TASKS = {
                         'rope_axial': {'pe_per_block': False}}),
         recipe_lr=lambda bs: 5e-4 * bs / 512),
     'points': Task(
-        partial(load_dataset, task='points'), point_dls, pct_learner, PCT_ARCHS, unit='points', metrics=_rotations,
+        Deferred('formats', 'load_dataset', task='points'), Deferred('points', 'point_dls'),
+        Deferred('learner', 'pct_learner'), DeferredDict('pct', 'PCT_ARCHS'), unit='points', metrics=_rotations,
+        about='point transformers (PCT) on point clouds',
         model_args=('pool', 'ape', 'pos_scale'),
         data_args=('sample', 'eval_rotations', 'up'),
         learner_args=('wd', 'label_smoothing', 'momentum', 'min_lr', 'compile'),
@@ -283,7 +334,9 @@ TASKS = {
         recipe_lr=lambda bs: 0.01,
         n_points=lambda d: min(d['train'].x.shape[1], d['test'].x.shape[1])),
     'nd': Task(
-        _draw_scenes, scene_dls, scene_learner, SCENE_ARCHS, unit='tokens', sweep='ndim',
+        _draw_scenes, Deferred('scenes', 'scene_dls'), Deferred('learner', 'scene_learner'),
+        DeferredDict('scene_vit', 'SCENE_ARCHS'), unit='tokens', sweep='ndim',
+        about='scene ViTs on scenes in n dimensions, one job per n',
         model_args=('n_heads', 'head_dim'),
         load_args=('ndim', 'n_scenes', 'noise'),
         data_args=('eval_rotations',),
@@ -315,7 +368,8 @@ TASKS = {
         paper={},
         recipe_lr=lambda bs: 1e-3),
     'video': Task(
-        load_video, video_dls, video_learner, VIDEO_ARCHS, unit='px',
+        Deferred('video', 'load_video'), Deferred('video', 'video_dls'), Deferred('video_learner', 'video_learner'),
+        DeferredDict('video_vit', 'VIDEO_ARCHS'), unit='px', about='video ViTs on clips',
         model_args=('n_heads', 'patch_size', 'tubelet', 'time_scale', 'drop_path', 'layer_scale'),
         data_args=('frames', 'eval_frames'),
         learner_args=('wd', 'label_smoothing', 'warmup_epochs', 'min_lr', 'compile'),
@@ -350,6 +404,18 @@ TASKS = {
         paper={},                                       # the paper has no video protocol: --paper changes nothing
         recipe_lr=lambda bs: 5e-4 * bs / 512),
 }
+
+# %% ../nbs/08_config.ipynb #0ther002
+def other_settings(task:str, # a key of TASKS
+                  )->list:
+    "The settings other tasks pass on to their model, data or Learner and `task` does not take."
+    t = TASKS[task]
+    used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
+    # every task's
+    every = dict.fromkeys(k for u in TASKS.values()
+                          for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args)
+                          if k not in ('size', 'eval_sizes'))
+    return [k for k in every if k not in used]
 
 # %% ../nbs/08_config.ipynb #467cc56d
 class CompareError(ValueError):
@@ -426,8 +492,12 @@ def check_numbers(cfg:Config):
         for a in cfg.eval_rotations or []:
             if isinstance(a, bool) or not isinstance(a, (int, float)) or not math.isfinite(a):
                 raise ValueError(f"--eval-rotations must be angles in degrees, got {a!r}")
-        rotation_names(cfg.eval_rotations or [])                        # two angles of one name (15, 15.0)
-        check_pos_aug(cfg.pos_aug)
+        if cfg.eval_rotations:
+            from gridpe.images import rotation_names
+            rotation_names(cfg.eval_rotations)                             # two angles of one name (15, 15.0)
+        if cfg.pos_aug is not None:
+            from gridpe.rope import check_pos_aug
+            check_pos_aug(cfg.pos_aug)
         for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
             v = getattr(cfg, k)
             if v is None: continue
@@ -438,7 +508,9 @@ def check_numbers(cfg:Config):
 # %% ../nbs/08_config.ipynb #bb7fdc65
 def vit_width(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
-    with torch.device('meta'): return {**ARCHS, **VIDEO_ARCHS}[arch](n_classes=1, pe='none', n_heads=1).head.in_features
+    import torch
+    archs = {**TASKS['image'].archs, **TASKS['video'].archs}
+    with torch.device('meta'): return archs[arch](n_classes=1, pe='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
 def valid_heads(width:int, # token width
@@ -448,50 +520,33 @@ def valid_heads(width:int, # token width
     return [h for h in range(1, width + 1) if width % h == 0 and (width // h) % 2 == 0 and width // h >= 2 * ndim]
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
-# the settings that take one of an enum's values (--pe: each of its words); the CLI's choices come from here
-CHOICES = dict(pe=PEKind, positions=Positions, pool=Pool, ape=APEMode, sample=PointSampling, eval_scaling=Scaling,
-               compile=Compile)
+# the settings that take one of an enum's values (--pe: each of its words), as the enum's values; the CLI's choices
+CHOICES = dict(pe=source_names('rope', 'PEKind'), positions=source_names('vit', 'Positions'),
+               pool=source_names('pct', 'Pool'), ape=source_names('pct', 'APEMode'),
+               sample=source_names('points', 'PointSampling'), eval_scaling=source_names('rope', 'Scaling'),
+               compile=source_names('callbacks', 'Compile'))
 
-def _model_keys(arch:Callable)->list:
-    "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."
-    s = inspect.signature(arch, eval_str=True); ps = dict(s.parameters)
-    if any(p.kind is p.VAR_KEYWORD for p in ps.values()) and inspect.isclass(s.return_annotation):
-        ps.update(inspect.signature(s.return_annotation).parameters)
-    return [k for k, p in ps.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
-            and k not in ('n_classes', 'pe', 'img_size', 'in_chans')]                 # the learner sets these
-
-def check_model(cfg:Config):
-    "CompareError for a kind, architecture, setting, choice, head count or size the job cannot build."
-    t = TASKS[cfg.task]
-    if bad := [k for k in cfg.pe if k not in list(PEKind)]:
-        raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(PEKind)}")
+def check_choices(cfg:Config, # the job's settings (resolved)
+                 ):
+    "CompareError for a kind, architecture, other task's setting, choice or size the job cannot take (builds nothing)."
+    t, kinds = TASKS[cfg.task], CHOICES['pe']
+    if bad := [k for k in cfg.pe if k not in kinds]:
+        raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(kinds)}")
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
-    used = {*t.model_args, *t.data_args, *t.learner_args, *t.load_args}
-    every = dict.fromkeys(k for u in TASKS.values() for k in (*u.model_args, *u.data_args, *u.learner_args, *u.load_args)
-                          if k not in ('size', 'eval_sizes'))                      # (every task's)
-    if bad := [_flag(k) for k in every if k not in used and getattr(cfg, k) is not None]:
+    if bad := [_flag(k) for k in other_settings(cfg.task) if getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
         if k == 'pe' or (v := getattr(cfg, k)) is None: continue
-        if bad := [x for x in (v if isinstance(v, list) else [v]) if x not in list(ok)]:
+        if bad := [x for x in (v if isinstance(v, list) else [v]) if x not in ok]:
             raise CompareError(f"{_flag(k)} {' '.join(map(str, bad))}: choose from {', '.join(ok)}")
     for k in ('pos_scale', 'pe_options'):
-        if bad := [x for x in (getattr(cfg, k) or {}) if x not in list(PEKind)]:
-            raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(PEKind)}")
+        if bad := [x for x in (getattr(cfg, k) or {}) if x not in kinds]:
+            raise CompareError(f"{_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(kinds)}")
     if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]:
         raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
-    for x, v in (cfg.pe_options or {}).items():
-        if bad := [k for k in v if k not in (keys := _model_keys(t.archs[cfg.arch]))]:
-            raise CompareError(f"--pe-options {x}: {', '.join(bad)} is not a setting of {cfg.arch}: "
-                               f"use {', '.join(keys)}")
     if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
-    pd_ = 3 if cfg.task == 'video' else 2                                        # position dimensions
-    if (cfg.arch not in SCENE_ARCHS and cfg.n_heads is not None
-            and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch), pd_))):
-        raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
-                           f"number (at least {2*pd_}) of channels: use one of {', '.join(map(str, ok))}")
     if cfg.tubelet and (bad := [t for t in [cfg.frames, *(cfg.eval_frames or [])] if t % cfg.tubelet]):
         raise CompareError(f"clip lengths {bad} are not multiples of the tubelet's {cfg.tubelet} frames")
     if cfg.task == 'nd' and cfg.eval_sizes != [cfg.size]:
@@ -502,14 +557,89 @@ def check_model(cfg:Config):
         raise CompareError(f"image sizes {bad} are not divisible by the patch size {p}: use e.g. "
                            + ', '.join(f"{(s//p)*p} or {(s//p+1)*p}" for s in bad))
 
+# %% ../nbs/08_config.ipynb #ch01ce02
+def _model_keys(arch:Callable)->list:
+    "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."
+    s = inspect.signature(arch, eval_str=True); ps = dict(s.parameters)
+    if any(p.kind is p.VAR_KEYWORD for p in ps.values()) and inspect.isclass(s.return_annotation):
+        ps.update(inspect.signature(s.return_annotation).parameters)
+    return [k for k, p in ps.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
+            and k not in ('n_classes', 'pe', 'img_size', 'in_chans')]                 # the learner sets these
+
+def _import_task(t:Task):
+    "Import the modules of task `t`'s loader, DataLoaders, Learner and architectures."
+    for f in (t.load, t.dls, t.learner, *t.archs.values()):
+        if isinstance(f, Deferred): f.fn
+
+def check_model(cfg:Config):
+    "`check_choices`, then CompareError for model settings or a head count the architecture cannot take (imports it)."
+    check_choices(cfg)
+    t = TASKS[cfg.task]
+    # the job's modules, imported now: the job's checks build models on torch's meta device, and a module imported
+    # there for the first time would make its tensors there
+    _import_task(t)
+    for x, v in (cfg.pe_options or {}).items():
+        if bad := [k for k in v if k not in (keys := _model_keys(t.archs[cfg.arch]))]:
+            raise CompareError(f"--pe-options {x}: {', '.join(bad)} is not a setting of {cfg.arch}: "
+                               f"use {', '.join(keys)}")
+    pd_ = 3 if cfg.task == 'video' else 2                                        # position dimensions
+    if (cfg.arch not in TASKS['nd'].archs and cfg.n_heads is not None
+            and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch), pd_))):
+        raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
+                           f"number (at least {2*pd_}) of channels: use one of {', '.join(map(str, ok))}")
+
+# %% ../nbs/08_config.ipynb #mem0ry03
+# what a batch of each task holds
+_SAMPLES = dict(image='images', points='point clouds', nd='scenes', video='clips')
+
+def batch_bytes(cfg:Config, # the job's settings (resolved)
+                size:int|None=None, # an image side or point or token count; None: the largest of the job
+               )->int:
+    "The least memory (bytes) one batch of `cfg` at `size` needs: float32 inputs, tokens and PCT's attention map."
+    s = size or max([cfg.size, *cfg.eval_sizes])
+    frames = max([cfg.frames or 1, *(cfg.eval_frames or [])])
+    # position axes, and the channels of a token at the least: a rotary pair per axis in every head
+    axes = max([3 if cfg.task in ('video', 'points') else 2, *(cfg.ndim or [])])
+    if cfg.task in ('image', 'video'):
+        inputs, tokens = frames * s * s, (frames // (cfg.tubelet or 1)) * (s // (cfg.patch_size or 1)) ** 2
+    else: inputs, tokens = s * axes, s
+    width = (cfg.n_heads or 1) * (cfg.head_dim or 2 * axes)
+    maps = tokens ** 2 if cfg.task == 'points' else 0
+    return 4 * cfg.bs * (inputs + tokens * width + maps)
+
+# %% ../nbs/08_config.ipynb #mem0ry05
+def _memory()->int:
+    "This machine's memory in bytes (1 TiB where the system does not say)."
+    try: return os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES')
+    except (AttributeError, ValueError, OSError): return 2**40
+
+def _bytes(n:int)->str:
+    "`n` bytes in the largest binary unit that keeps the number at least 1."
+    units = ('B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB', 'ZiB', 'YiB')
+    i = min(len(units) - 1, max(0, (int(n).bit_length() - 1) // 10))
+    return f"{n / 1024**i:.0f} {units[i]}"
+
+def check_request(cfg:Config, # the job's settings (resolved)
+                 ):
+    "CompareError for settings that cannot give a valid run, found without building or importing a model."
+    check_numbers(cfg); check_choices(cfg)
+    for k, s in [('size', cfg.size), *(('eval_sizes', s) for s in cfg.eval_sizes)]:
+        if (n := batch_bytes(cfg, s)) > (m := _memory()):
+            raise CompareError(f"{_flag(k)} {s}: a batch of {cfg.bs} {_SAMPLES[cfg.task]} at {s} "
+                               f"{TASKS[cfg.task].unit} needs at least {_bytes(n)}, more than this machine's "
+                               f"{_bytes(m)} of memory: "
+                               f"use a smaller {_flag(k)} or --bs")
+
 # %% ../nbs/08_config.ipynb #75d284bc
 def check_settings(cfg:Config):
     "Raise CompareError (one line) for settings that cannot give a valid run."
-    check_numbers(cfg); check_model(cfg)
+    check_request(cfg); check_model(cfg)
     # measured on an H200: PCT's compiled steps under bf16 autocast reached a NaN loss at the second batch (both modes)
-    gpu = (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).startswith('cuda')
-    if cfg.task == 'points' and cfg.compile not in (None, 'none') and cfg.amp and gpu:
-        raise CompareError(f"--compile {cfg.compile} with mixed precision gave PCT a NaN loss on a GPU: add --no-amp")
+    if cfg.task == 'points' and cfg.compile not in (None, 'none') and cfg.amp:
+        import torch
+        if (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).startswith('cuda'):
+            raise CompareError(f"--compile {cfg.compile} with mixed precision gave PCT a NaN loss on a GPU: "
+                               f"add --no-amp")
 
 # %% ../nbs/08_config.ipynb #9689420f
 def _one(cfg:Config, k:str):
