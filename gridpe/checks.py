@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, numbers, re, sys
 
 # %% auto #0
-__all__ = ['check_int', 'check_positive', 'check_choice', 'skip_cuda_cells']
+__all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'skip_cuda_cells']
 
 # %% ../nbs/00_checks.ipynb #eab6e754
 def check_int(v, # the value to check
@@ -38,6 +38,15 @@ def check_choice(v, # the value to check
         *rest, last = map(repr, ok)
         raise ValueError(f"{name} must be {', '.join(rest) + ' or ' if rest else ''}{last}, got {v!r}")
     return choices(v)
+
+# %% ../nbs/00_checks.ipynb #mxang002
+def check_max_angle(v, # the value to check (degrees)
+                    name:str, # its name in the message
+                   )->float:
+    "Return `v` as a float if it is a number of degrees from 0 to 180 (not a bool), else raise a ValueError saying so."
+    if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 180:
+        raise ValueError(f"{name} must be a number of degrees from 0 to 180, got {v!r}")
+    return float(v)
 
 # %% ../nbs/00_checks.ipynb #a14f6e3d
 _CUDA_FLAG = re.compile(r'\s*#\|\s*cuda\b:?\s*(.*?)\s*$')

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, asdict
 from pathlib import Path
 from typing import Callable
-from .checks import check_int, check_positive
+from .checks import check_int, check_positive, check_max_angle
 
 # %% auto #0
 __all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'source_names', 'Deferred', 'DeferredDict', 'Task', 'other_settings',
@@ -40,6 +40,9 @@ class Config:
     # on a canvas that holds the whole image at any angle (corners: the mean colour), point clouds about the vertical
     # axis, scenes in the plane of their first two axes
     eval_rotations:list[float]|None=None
+    # rotations in training: each training input turned by its own angle, uniform in [-a, a] degrees, drawn afresh each
+    # epoch: images on the rotation canvas (so the model trains on it), scenes in the plane of their first two axes
+    train_rotations:float|None=None
     # peak learning rate; the recipe's (ViT 5e-4 × bs / 512, PCT 0.01) except where the small defaults raise it
     lr:float|None=None
     bs:int|None=None # batch size in total: each of W processes (accelerate launch / torchrun) takes bs // W
@@ -74,6 +77,9 @@ class Config:
     tubelet:int|None=None # video ViT: frames per tubelet
     time_scale:float|None=None # video ViT: one frame step in patch steps (positions: time_scale · frame, row, column)
     clips:int|None=None # video: training clips of the embedded Moving Fashion-MNIST (a quarter as many test clips)
+    # video: the bundled Moving Fashion-MNIST's label: direction (8 classes), direction_class (× the item's class, 80)
+    # or direction_speed (× the speed's third, 24)
+    label:str|None=None
     pool:str|None=None # PCT global pooling: max+avg (concatenated) or max (official)
     # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention
     # input)
@@ -224,7 +230,8 @@ TASKS = {
         Deferred('formats', 'load_dataset', task='image'), _image_dls, Deferred('learner', 'vit_learner'),
         DeferredDict('vit', 'ARCHS'), unit='px', metrics=_rotations, about='ViTs on images',
         model_args=('n_heads', 'patch_size', 'drop_path', 'layer_scale', 'positions'),
-        data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug', 'eval_rotations', 'patch_size'),
+        data_args=('crop_pct', 'three_augment', 'color_jitter', 'repeated_aug', 'eval_rotations', 'train_rotations',
+                   'patch_size'),
         learner_args=('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr', 'compile'),
         defaults=dict(
             arch='vit_nano',
@@ -237,6 +244,7 @@ TASKS = {
             eval_sizes=[20, 28, 36, 44, 56],
             eval_scaling=['none', 'pi', 'ntk', 'yarn'],
             eval_rotations=[],
+            train_rotations=0.,
             wd=0.05,
             label_smoothing=0.1,
             mixup=0.,
@@ -339,7 +347,7 @@ TASKS = {
         about='scene ViTs on scenes in n dimensions, one job per n',
         model_args=('n_heads', 'head_dim'),
         load_args=('ndim', 'n_scenes', 'noise'),
-        data_args=('eval_rotations',),
+        data_args=('eval_rotations', 'train_rotations'),
         learner_args=('wd', 'label_smoothing', 'compile'),
         # (rotations in the plane of axes 0 and 1: none in 1-D)
         metrics=lambda cfg: [f'{m}@{c}' for c in ('translate', 'rotate') for m in ('top1', 'top5')]
@@ -356,6 +364,7 @@ TASKS = {
             eval_sizes=None,
             eval_scaling=['none'],
             eval_rotations=[],
+            train_rotations=0.,
             bs=128,
             lr=1e-3,
             wd=0.05,
@@ -373,7 +382,7 @@ TASKS = {
         model_args=('n_heads', 'patch_size', 'tubelet', 'time_scale', 'drop_path', 'layer_scale'),
         data_args=('frames', 'eval_frames'),
         learner_args=('wd', 'label_smoothing', 'warmup_epochs', 'min_lr', 'compile'),
-        load_args=('frames', 'eval_frames', 'size', 'eval_sizes', 'clips'),
+        load_args=('frames', 'eval_frames', 'size', 'eval_sizes', 'clips', 'label'),
         metrics=lambda cfg: [f'{m}@t{t}' for t in cfg.eval_frames for m in ('top1', 'top5')],
         defaults=dict(
             arch='video_vit_nano',
@@ -390,6 +399,7 @@ TASKS = {
             eval_frames=[4, 8, 12, 16],
             eval_scaling=['none'],
             clips=1600,
+            label='direction',
             wd=0.05,
             label_smoothing=0.1,
             warmup_epochs=None,
@@ -495,6 +505,9 @@ def check_numbers(cfg:Config):
         if cfg.eval_rotations:
             from gridpe.images import rotation_names
             rotation_names(cfg.eval_rotations)                             # two angles of one name (15, 15.0)
+        if cfg.train_rotations is not None: check_max_angle(cfg.train_rotations, '--train-rotations')
+        if cfg.train_rotations and cfg.task == 'nd' and min(cfg.ndim) < 2:
+            raise ValueError(f"--train-rotations turns scenes in a plane: --ndim {min(cfg.ndim)} has none")
         if cfg.pos_aug is not None:
             from gridpe.rope import check_pos_aug
             check_pos_aug(cfg.pos_aug)
@@ -524,7 +537,7 @@ def valid_heads(width:int, # token width
 CHOICES = dict(pe=source_names('rope', 'PEKind'), positions=source_names('vit', 'Positions'),
                pool=source_names('pct', 'Pool'), ape=source_names('pct', 'APEMode'),
                sample=source_names('points', 'PointSampling'), eval_scaling=source_names('rope', 'Scaling'),
-               compile=source_names('callbacks', 'Compile'))
+               compile=source_names('callbacks', 'Compile'), label=source_names('moving', 'MotionLabel'))
 
 def check_choices(cfg:Config, # the job's settings (resolved)
                  ):

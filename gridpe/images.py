@@ -5,7 +5,7 @@
 # %% ../nbs/04b_images.ipynb #23a1ef37
 from __future__ import annotations
 import math, numbers
-from .checks import check_int
+from .checks import check_int, check_max_angle
 import torch
 import torch.nn.functional as F
 from torch import Tensor
@@ -17,8 +17,8 @@ from .arrays import ArrayDataLoaders, array_dls
 
 # %% auto #0
 __all__ = ['random_resized_crop_flip', 'resize_center_crop', 'rgb_to_gray', 'solarize', 'gaussian_blur', 'three_augment',
-           'color_jitter', 'canvas_side', 'rotate_images', 'check_max_angle', 'rotation_names', 'channel_stats',
-           'ImageBatchTfm', 'ImageRotationTfm', 'image_dls']
+           'color_jitter', 'canvas_side', 'rotate_images', 'rotation_names', 'channel_stats', 'ImageBatchTfm',
+           'ImageRotationTfm', 'image_dls']
 
 # %% ../nbs/04b_images.ipynb #49414d09
 def random_resized_crop_flip(x:torch.Tensor, # float images: B, C, H, W
@@ -145,13 +145,6 @@ def rotate_images(x:Tensor, # float images: B, C, H, W
     return F.grid_sample(x - fill, grid, mode='bilinear', padding_mode='zeros', align_corners=False) + fill
 
 # %% ../nbs/04b_images.ipynb #e50d2d84
-def check_max_angle(a:float, # degrees
-                   )->float:
-    "The largest angle of a uniform rotation in [-a, a] as a float: a finite number of degrees in [0, 180]."
-    if isinstance(a, bool) or not isinstance(a, numbers.Real) or not 0 <= a <= 180:
-        raise ValueError(f"a rotation's largest angle must be a number of degrees from 0 to 180, got {a!r}")
-    return float(a)
-
 def rotation_names(angles:list, # rotation angles in degrees
                   )->dict:
     "{'rot<angle>': angle} for the angles: 'rot15' for 15 or 15.0, 'rot22.5'; each a finite number, each name once."
@@ -237,7 +230,7 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
     mean, std = channel_stats(tr.x)
     tfm = lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct, three_augment, color_jitter)
     canvas = canvas_side(size, canvas_multiple)
-    turn = [ImageRotationTfm(check_max_angle(train_rotations), canvas, uniform=True)] if train_rotations else []
+    turn = [ImageRotationTfm(check_max_angle(train_rotations, 'train_rotations'), canvas, uniform=True)] if train_rotations else []
     dls = array_dls(data, lambda s, train: [tfm(s, train), *(turn if train else [])], size, eval_sizes, bs, eval_bs,
                     device, repeated_aug=check_int(repeated_aug, 'repeated_aug'))
     dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)

@@ -8,14 +8,15 @@ import functools, math
 import numpy as np
 import torch
 from torch import Tensor
-from .checks import check_int
+from .checks import check_int, check_max_angle
 from .simplex import random_rotation
 from .arrays import ArraySet, array_dls, ArrayDataLoaders
 from .images import rotation_names
+from fasttransform import ItemTransform
 
 # %% auto #0
 __all__ = ['CONDITIONS', 'cube_side', 'mean_nn_distance', 'templates', 'point_scenes', 'oracle_accuracy', 'scene_tokens',
-           'rotate_positions', 'scene_data', 'scene_dls']
+           'rotate_positions', 'scene_data', 'SceneRotationTfm', 'scene_dls']
 
 # %% ../nbs/04d_scenes.ipynb #92620ee7
 @functools.lru_cache(maxsize=None)
@@ -107,11 +108,14 @@ def scene_tokens(scenes:dict, # from `point_scenes`
 
 # %% ../nbs/04d_scenes.ipynb #07abcf19
 def rotate_positions(x:Tensor, # positions: (..., N, n) with n ≥ 2
-                     angle:float, # degrees, from axis 0 towards axis 1
+                     angle:float|Tensor, # degrees, from axis 0 towards axis 1: one for all, or one per set (...,)
                     )->Tensor:
     "Turn each set of positions by `angle` in the plane of axes 0 and 1 about its mean: (..., N, n), x's dtype."
     if x.shape[-1] < 2: raise ValueError(f"a rotation needs two or more dimensions, got positions in {x.shape[-1]}")
-    c, s, z = math.cos(math.radians(angle)), math.sin(math.radians(angle)), x.double()
+    if torch.is_tensor(angle) and angle.ndim:
+        r = torch.deg2rad(angle.to(x.device, torch.float64))[..., None]                    # one per set: ..., 1
+        c, s, z = r.cos(), r.sin(), x.double()
+    else: c, s, z = math.cos(math.radians(angle)), math.sin(math.radians(angle)), x.double()
     m = z[..., :2].mean(-2, keepdim=True)                                                  # the centre: ..., 1, 2
     p, q = (z[..., :2] - m).unbind(-1)
     return torch.cat([torch.stack([c * p - s * q, s * p + c * q], -1) + m, z[..., 2:]], -1).to(x.dtype)
@@ -131,6 +135,18 @@ def scene_data(ndim:int, # spatial dimensions, n
             enumerate([('test', 'iid'), ('translate', 'translate'), ('rotate', 'rotate')])}}
     return {k: ArraySet(scene_tokens(s), s['y'], [f'template {i}' for i in range(K)]) for k, s in sets.items()}
 
+# %% ../nbs/04d_scenes.ipynb #srot0002
+class SceneRotationTfm(ItemTransform):
+    "Batch transform turning each scene by its own angle, uniform in [-angle, angle], in the plane of axes 0 and 1."
+    order = 20
+    def __init__(self, angle:float, # degrees
+                 ndim:int, # spatial dimensions, n: the tokens' first n values are their positions
+                ): self.angle, self.ndim = angle, ndim
+    def encodes(self, b): # (scene tokens B, N, n + 1, labels B,)
+        x, n = b[0], self.ndim
+        a = torch.empty(len(x), device=x.device).uniform_(-self.angle, self.angle)         # B
+        return (torch.cat([rotate_positions(x[..., :n], a), x[..., n:]], -1), *b[1:])
+
 # %% ../nbs/04d_scenes.ipynb #bd2d9ecf
 def scene_dls(data:dict, # from scene_data
               size:int|None=None, # tokens per scene (the data's; another count is refused)
@@ -138,6 +154,8 @@ def scene_dls(data:dict, # from scene_data
               bs:int=128, # batch size
               device=None, # where batches go; the GPU when there is one
               eval_rotations:list=(), # angles in degrees: test scenes turned in the plane of axes 0, 1; none in 1-D
+              # degrees: each training scene turned by an angle uniform in [-a, a] in that plane; 0: none
+              train_rotations:float=0.,
              )->ArrayDataLoaders:
     "DataLoaders of scene tokens: train, test as validation and dls.eval, other conditions in dls.conditions."
     N, te = data['train'].x.shape[1], data['test']
@@ -147,6 +165,8 @@ def scene_dls(data:dict, # from scene_data
     turn = lambda a: ArraySet(torch.cat([rotate_positions(te.x[..., :n], a), te.x[..., n:]], -1), te.y, te.classes)
     sets = {**{k: v for k, v in data.items() if k not in ('train', 'test')},
             **({k: turn(a) for k, a in rots.items()} if n >= 2 else {})}
-    dls = array_dls(data, lambda s, train: None, N, [N], bs, device=device)
+    if train_rotations and n < 2: raise ValueError(f"rotations in training need two or more dimensions, got {n}")
+    turns = [SceneRotationTfm(check_max_angle(train_rotations, 'train_rotations'), n)] if train_rotations else None
+    dls = array_dls(data, lambda s, train: turns if train else None, N, [N], bs, device=device)
     dls.size, dls.native, dls.conditions = N, N, {k: dls.eval[N].new(v, shuffle=False) for k, v in sets.items()}
     return dls

@@ -14,7 +14,7 @@ from torch import Tensor
 from .checks import check_int, check_choice
 from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image
 from .formats import find_split, cached, files_key, DATA_DIR
-from .moving import moving_clips, motion_classes
+from .moving import moving_clips, motion_classes, MotionLabel
 from fastcore.basics import str_enum, patch
 from fasttransform import ItemTransform
 from fastai.torch_core import TensorCategory
@@ -391,12 +391,15 @@ def load_video(data:str|Path|None, # a folder of train.npz and test.npz, a video
                eval_sizes:list=(), # evaluation sides (Moving Fashion-MNIST: a test set on each canvas)
                clips:int|None=None, # Moving Fashion-MNIST's training clips (2000; a quarter as many test clips)
                short:ShortClip|None=None, # a video folder's clips too short: `video_folder`'s `short`
+               label:MotionLabel='direction', # Moving Fashion-MNIST's label (a folder's: its class folders)
               )->dict:
     "The clips for `gridpe-compare video`: {'train', 'test'} VideoSets (and 'canvases' for Moving Fashion-MNIST)."
     T, S = max([check_int(frames, 'frames'), *eval_frames]), size or max_size
     if data is None:
         n = check_int(clips or 2000, 'clips')
-        return moving_fashion_mnist(n, max(n // 4, 1), T, S, canvases=[s for s in eval_sizes if s != S])
+        return moving_fashion_mnist(n, max(n // 4, 1), T, S, canvases=[s for s in eval_sizes if s != S], label=label)
+    if check_choice(label, MotionLabel, 'label') != 'direction':
+        raise ValueError(f"label {label!r} is one of the bundled Moving Fashion-MNIST's; a folder's labels are its own")
     p = Path(data)
     if not p.is_dir(): raise FileNotFoundError(f"{data}: no such folder")
     if (p/'train.npz').exists():
