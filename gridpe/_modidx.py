@@ -506,6 +506,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                               'gridpe.store.read_part': ('store.html#read_part', 'gridpe/store.py'),
                               'gridpe.store.read_results': ('store.html#read_results', 'gridpe/store.py'),
                               'gridpe.store.read_settings': ('store.html#read_settings', 'gridpe/store.py'),
+                              'gridpe.store.resumed_runs': ('store.html#resumed_runs', 'gridpe/store.py'),
                               'gridpe.store.run_lock': ('store.html#run_lock', 'gridpe/store.py'),
                               'gridpe.store.settings_diff': ('store.html#settings_diff', 'gridpe/store.py'),
                               'gridpe.store.write_part': ('store.html#write_part', 'gridpe/store.py')},

@@ -14,6 +14,7 @@ from .stats import pairwise
 from .learner import plot_sizes
 from .files import atomic_file, remove_leftovers
 from .config import Config, TASKS
+from .store import resumed_runs
 
 # %% auto #0
 __all__ = ['say', 'summary', 'verdicts', 'plot_conditions', 'scaling_table', 'report', 'sweep_report']
@@ -127,6 +128,10 @@ def report(cfg:Config, # the job's settings
         ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
         msg += (f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; "
                 f"epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n")
+    if resumed := resumed_runs(cfg):
+        runs = ', '.join(f"{pe} seed {s} (at epoch {', '.join(map(str, e))})" for (pe, s), e in resumed.items())
+        msg += (f"\nresumed from a checkpoint: {runs}; a resumed run gives the numbers of an uncut one on a CPU, "
+                "and on a GPU as far as the GPU repeats itself\n")
     wrote = [out/'results.csv', out/'results.png', out/'config.json']
     if res.groupby('pe').seed.nunique().min() >= 2 and res.pe.nunique() > 1:
         ms = ['top1', *[f'top1@{m}' for m in scaled], *conds]

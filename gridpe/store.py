@@ -15,7 +15,7 @@ from .config import Config, TASKS, NOT_IDENTITY, CompareError, _flag, to_json
 
 # %% auto #0
 __all__ = ['COLUMNS', 'RENAMED', 'fingerprint', 'run_lock', 'read_results', 'part_path', 'settings_diff', 'StaleError',
-           'read_part', 'write_part', 'read_settings', 'open_folder', 'merge_results']
+           'read_part', 'write_part', 'resumed_runs', 'read_settings', 'open_folder', 'merge_results']
 
 # %% ../nbs/08a_store.ipynb #f1n6e002
 def _floats(o):
@@ -140,6 +140,20 @@ def write_part(cfg:Config, pe:str, seed:int, # the job's settings and the run
     with atomic_file(p.with_suffix('.json')) as f:
         json.dump(dict(fingerprint=fingerprint(cfg), settings=cfg.identity(), provenance=provenance), f, indent=1)
     with atomic_file(p) as f: rows[COLUMNS].to_csv(f, index=False, na_rep='nan')
+
+# %% ../nbs/08a_store.ipynb #resm0002
+def resumed_runs(cfg:Config, # the job's settings
+                )->dict:
+    "{(kind, seed): the epochs it resumed at} for the job's finished runs that were cut and resumed."
+    out = {}
+    for pe in cfg.pe:
+        for s in cfg.seeds:
+            p = part_path(cfg, pe, s).with_suffix('.json')
+            # a part without settings beside it (or damaged ones) says nothing about resumes
+            try: e = (json.loads(p.read_text()).get('provenance') or {}).get('resumed') if p.exists() else None
+            except (ValueError, AttributeError): e = None
+            if e: out[(pe, s)] = list(e)
+    return out
 
 # %% ../nbs/08a_store.ipynb #564939fb
 def read_settings(path:Path)->dict:
