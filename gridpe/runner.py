@@ -119,6 +119,8 @@ def train_part(cfg:Config, # the job's settings
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))  # the first: the table
         # top1@<condition> (the task's, at the training size) and top1@<scaling method> (at every size)
         metrics = ['top1', 'top5', *[c for c in df.columns if '@' in c]]
+        # no top-5 where the data has 5 classes or fewer (the Learner measures none there: it would be 100%)
+        metrics = [m for m in metrics if not (m.startswith('top5') and df[m].isna().all())]
         rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=metrics, var_name='metric')
         scaled = rows.metric.str.split('@').str[1].isin(cfg.eval_scaling or [])
         rows = rows[~rows.metric.str.contains('@') | scaled | rows['size'].eq(cfg.size)]
