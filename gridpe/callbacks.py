@@ -117,8 +117,13 @@ class EpochCheckpoint(Callback):
                   best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state),
                   random=random_state(self.learn), loop=_loop_state(self.learn),
                   resumed=list(getattr(self.learn, 'resumed', [])), started=self.learn.started)
-        self.fname.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_file(self.fname, 'wb') as f: torch.save(ck, f)
+        for attempt in range(3):                     # a finished run may remove the empty folder between the two steps
+            self.fname.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                with atomic_file(self.fname, 'wb') as f: torch.save(ck, f)
+                break
+            except FileNotFoundError:
+                if attempt == 2: raise
 
 # %% ../nbs/07a_callbacks.ipynb #4f7b85b2
 # besides tensors and containers a checkpoint holds fastcore's L and numpy scalars (recorded metrics, scheduled hypers)

@@ -126,6 +126,10 @@ def train_part(cfg:Config, # the job's settings
         rows = rows[~rows.metric.str.contains('@') | scaled | rows['size'].eq(cfg.size)]
         write_part(cfg, pe, seed, rows.assign(pe=pe, seed=seed), provenance=df.attrs.get('provenance'))
         ck.unlink(missing_ok=True)                                # the part is the run now (--no-resume: a stale one)
+        # an empty checkpoints folder goes with its last checkpoint (another run's keeps it)
+        with contextlib.suppress(OSError): ck.parent.rmdir()
+        # the run's lock too: whoever waits for it, or takes it anew, finds the part and leaves the run alone
+        part.with_suffix('.lock').unlink(missing_ok=True)
     top1 = df[df.checkpoint == 'last'].set_index('size').top1.get(cfg.size, float('nan'))
     return dict(status='trained', seconds=time.time() - t0, top1=top1)
 
