@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # More seeds for the CIFAR-10 ViT-S main table (50 epochs, the settings of MODE=main in gpu_runs_cifar10.sh), to decide
 # GridPE against RoPE-Axial and RoPE-Mixed, which 3 seeds leave undecided (nbs/experiments/reproduction.ipynb, section 1).
-# One GPU, several runs at once under MPS; sized to one call of about 8 minutes. Resumable: every run saves its state
+# One GPU, several runs at once under MPS. Resumable: every run saves its state
 # after each epoch, so calling this again continues cut runs and skips finished ones, until every (kind, seed) is done
 # (the last line prints how many are). Runs land in $R/cifar10_vit_small_seeds (default R=runs); with OUT set they are
 # also packed into $OUT/runs.tgz (checkpoints left out). Gather them with `python tools/gpu/collect_runs.py <runs folder>`.
@@ -10,7 +10,7 @@
 #   KINDS  kinds (default "gridpe rope_axial rope_mixed"); every kind runs every seed, so kinds that lack different
 #          seeds go in separate calls (each call's finished runs are kept, and collect_runs.py --add merges them)
 #   JOBS   runs at once on the GPU (default 4)
-#   LIM    seconds before the job is stopped, checkpoints kept (default 420: with start-up and packing about 8 minutes)
+#   LIM    seconds before the job is stopped, checkpoints kept (default: no limit)
 #   DEVICE one device for every run (default: the workers go round-robin over the GPUs)
 #
 # What the seeds buy (gridpe.stats.seeds_needed; seed SD 0.5 points at 32 px as measured with 3 seeds, 1.2 at 64 px;
@@ -20,20 +20,20 @@
 # that truly agree needs 6 seeds per arm (9 over the 7 sizes).
 #
 # Time (4x H100 80GB HBM3, MODE=main: 3-4 runs per GPU under MPS took a median 13 s per epoch each, ~14k img/s per GPU):
-# about 175 s of one H100 per 50-epoch run, so one 7-minute call trains about 2.4 runs. The default 15 runs
-# (3 kinds x 5 seeds) need about 6-7 calls; to 22 seeds for GridPE and RoPE-Axial only (SEEDS="3 ... 21",
-# KINDS="gridpe rope_axial": 38 runs) about 16 calls. A 4-GPU host: set JOBS=15 and drop LIM; MPS per GPU as in
+# about 175 s of one H100 per 50-epoch run, about 2.4 runs per 7 minutes of one H100. The default 15 runs
+# (3 kinds x 5 seeds) need about 45 minutes of one H100; to 22 seeds for GridPE and RoPE-Axial only (SEEDS="3 ... 21",
+# KINDS="gridpe rope_axial": 38 runs) about 110 minutes. A 4-GPU host: set JOBS=15; MPS per GPU as in
 # gpu_runs_cifar10.sh. On 2x H200 (JOBS=11, round-robin, 6 and 5 runs per GPU) every run reached 23-28 of its 50
-# epochs in one 8-minute call: about 0.55 epochs per second over the host, or some 14 runs in three calls.
+# epochs in 8 minutes: about 0.55 epochs per second over the host, or some 14 runs in 25 minutes.
 #
 # Needs: gridpe importable from this checkout (or the wheels in .whl/rt for an offline host, installed into
 # ${TMPDIR:-/tmp}/gridpe-site) and CIFAR-10 as an ImageFolder tree in .data/cifar10 (train/, test/) or as
 # .data/c10train.tgz / .data/c10test.tgz.
 set -u
-SEEDS=${SEEDS:-3 4 5 6 7}; KINDS=${KINDS:-gridpe rope_axial rope_mixed}; JOBS=${JOBS:-4}; LIM=${LIM:-420}
+SEEDS=${SEEDS:-3 4 5 6 7}; KINDS=${KINDS:-gridpe rope_axial rope_mixed}; JOBS=${JOBS:-4}; LIM=${LIM:-}
 R=${R:-runs}; SITE=${TMPDIR:-/tmp}/gridpe-site
 source "$(dirname "$0")/cifar10_setup.sh"
-timeout -s INT $LIM python3 -m gridpe.compare image --paper --data .data/cifar10 --size 32 --patch-size 4 \
+${LIM:+timeout -s INT $LIM} python3 -m gridpe.compare image --paper --data .data/cifar10 --size 32 --patch-size 4 \
   --eval-sizes 16 24 32 40 48 56 64 --epochs 50 --pe $KINDS --seeds $SEEDS --jobs $JOBS ${DEVICE:+--device $DEVICE} --attention --quiet \
   --out $R/cifar10_vit_small_seeds > $R/logs/cifar10_vit_small_seeds.log 2>&1
 echo "exit status $? (124: stopped at the time limit, to be resumed)" | tee -a $R/logs/cifar10_vit_small_seeds.log

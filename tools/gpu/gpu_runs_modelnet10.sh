@@ -22,7 +22,7 @@
 # together in steady state (~1,660 with the 1×1 convolutions; 1.3x end to end with start-up); one process ~700. MPS ran
 # 8, 12 and 27 PCT processes (one and two H100s) without trouble (a PCT job under MPS hung once at start, not reproduced).
 set -u
-MODE=${MODE:-main}; LIM=${LIM:-540}; R=${R:-runs}; SEEDS=${SEEDS:-0 1 2}; T=${TMPDIR:-/tmp}
+MODE=${MODE:-main}; LIM=${LIM:-}; R=${R:-runs}; SEEDS=${SEEDS:-0 1 2}; T=${TMPDIR:-/tmp}
 [ -d .whl/rt ] && python3 -m pip install -q --no-index --no-deps --target $T/gridpe-site .whl/rt/*.whl 2>/dev/null
 export PYTHONPATH=$T/gridpe-site:$PWD MPLBACKEND=Agg OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 export CUDA_MPS_PIPE_DIRECTORY=$T/gridpe-mps CUDA_MPS_LOG_DIRECTORY=$T/gridpe-mpslog; mkdir -p $T/gridpe-mps $T/gridpe-mpslog
@@ -30,7 +30,7 @@ export CUDA_MPS_PIPE_DIRECTORY=$T/gridpe-mps CUDA_MPS_LOG_DIRECTORY=$T/gridpe-mp
 nvidia-smi -L; date -u; mkdir -p $R/logs
 echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 B="--paper --data .data/mn10 --size 512 --eval-sizes 256 384 512 640 768 896 1024 --quiet"
-run() { local name=$1; shift; timeout -s INT $LIM python3 -m gridpe.compare points $B "$@" --out $R/$name > $R/logs/$name.log 2>&1
+run() { local name=$1; shift; ${LIM:+timeout -s INT $LIM} python3 -m gridpe.compare points $B "$@" --out $R/$name > $R/logs/$name.log 2>&1
         echo "exit status $?" >> $R/logs/$name.log; }
 if [ $MODE = main ] || [ $MODE = all ]; then run modelnet10_pct --epochs 50 --seeds $SEEDS --jobs $((5 * $(echo $SEEDS | wc -w))) & fi
 if [ $MODE = pos_scale50 ]; then                                                  # on 4 GPUs: 3 runs on each
