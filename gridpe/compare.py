@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, contextlib, difflib, functools, json, os, re, signal, sys, textwrap, threading, types, typing
 from pathlib import Path
 from dataclasses import fields, replace
-from .config import (Config, NOT_IDENTITY, TASKS, CHOICES, resolve, check_request, check_settings,
+from .config import (Config, NOT_IDENTITY, TASKS, CHOICES, resolve, check_request, check_settings, duration,
                            to_json, other_settings, _flag)
 from fastcore.docments import docments
 
@@ -167,7 +167,6 @@ def _sigterm_stops():
 # %% ../nbs/08d_compare.ipynb #summ0003
 def _count(n:int, what:str)->str: return f"{n} {what}{'s' * (n != 1)}"
 
-def _duration(s:float)->str: return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s"
 
 def _summary(cfg:Config, # the job's settings (resolved)
              time:str|None=None, # the estimate's line; None: how to get one
@@ -198,9 +197,9 @@ def _estimate(cfg:Config)->str:
         s += epoch_seconds(job, data)
     n = len(cfg.pe) * len(cfg.seeds)
     gpu = (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')) != 'cpu'
-    return (f"about {_duration(s)} per epoch of {cfg.pe[0]} on this CPU"
+    return (f"about {duration(s)} per epoch of {cfg.pe[0]} on this CPU"
             + (f" (summed over the {len(getattr(cfg, k))} values of {_flag(k)})" if k else '')
-            + f", {_duration(s * cfg.epochs * n)} for {_count(n, 'run')} of {_count(cfg.epochs, 'epoch')}"
+            + f", {duration(s * cfg.epochs * n)} for {_count(n, 'run')} of {_count(cfg.epochs, 'epoch')}"
             + (f"; the job runs on {cfg.device or 'cuda'}, faster" if gpu else '')
             + " (an estimate: the model's FLOPs over this CPU's matrix-product rate, training only)")
 

@@ -14,8 +14,8 @@ from .checks import check_int, check_positive, check_max_angle
 # %% auto #0
 __all__ = ['NOT_IDENTITY', 'TASKS', 'CHOICES', 'Config', 'source_names', 'Deferred', 'DeferredDict', 'Task', 'other_settings',
            'CompareError', 'parse_dict', 'resolve', 'check_numbers', 'vit_width', 'valid_heads', 'check_choices',
-           'check_model', 'batch_bytes', 'check_request', 'check_settings', 'model_kwargs', 'call_kwargs', 'load_data',
-           'check_data', 'to_json']
+           'check_model', 'batch_bytes', 'duration', 'check_request', 'check_settings', 'model_kwargs', 'call_kwargs',
+           'load_data', 'check_data', 'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
 # the settings that do not change a run's numbers
@@ -619,6 +619,12 @@ def batch_bytes(cfg:Config, # the job's settings (resolved)
     width = (cfg.n_heads or 1) * (cfg.head_dim or 2 * axes)
     maps = tokens ** 2 if cfg.task == 'points' else 0
     return 4 * cfg.bs * (inputs + tokens * width + maps)
+
+# %% ../nbs/08_config.ipynb #dur00002
+def duration(s:float, # seconds
+            )->str:
+    "`s` seconds as '40 s', '12 min' or '1.5 h'."
+    return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s"
 
 # %% ../nbs/08_config.ipynb #mem0ry05
 def _memory()->int:

@@ -15,6 +15,7 @@ from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV, resumed_epochs, utc_now
 from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, _flag,
+                           duration,
                            model_kwargs)
 from .files import atomic_file
 from .store import run_lock, part_path, read_part, write_part, open_folder, merge_results, fingerprint
@@ -53,12 +54,13 @@ def provenance(learn, # the trained Learner (its optimiser and device)
                data:str|None=None, # the data path as given (None: the task's embedded data)
                started:str|None=None, # when training began (UTC): the Learner's `started` (its checkpoint's) first
               )->dict:
-    "Where a run's numbers came from: gridpe's version and commit, torch, CUDA, the card, the optimiser, data, when (began, ended, resumed)."
+    "Where a run's numbers came from: gridpe's commit, torch, CUDA, the card, the optimiser, data, when and resumes."
     dev = torch.device(learn.dls.device or 'cpu')
     card = torch.cuda.get_device_name(dev) if dev.type == 'cuda' else platform.processor() or platform.machine()
     return dict(gridpe=gridpe.__version__, commit=_commit(), torch=torch.__version__, cuda=torch.version.cuda,
                 device=str(dev), card=card, optimizer=_name(learn.opt_func), data=data,
-                python=platform.python_version(), started=getattr(learn, 'started', None) or started, finished=utc_now(),
+                python=platform.python_version(), finished=utc_now(),
+                started=getattr(learn, 'started', None) or started,
                 # the epochs at which a cut run was resumed (exactly: checkpoints hold every random state); []: never
                 resumed=resumed_epochs(learn))
 
@@ -247,8 +249,6 @@ def epoch_seconds(cfg:Config, data:dict,
     return 3 * fc.get_total_flops() * len(data['train']) / rate
 
 # %% ../nbs/08c_runner.ipynb #gu4rd003
-def _span(s:float)->str: return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s"
-
 def check_time(cfg:Config, data:dict,
                hours:float=1., # the longest first epoch on a CPU that runs without asking
                dls=None, # the job's DataLoaders on the CPU (`check_job`'s), built when needed and None
@@ -260,7 +260,8 @@ def check_time(cfg:Config, data:dict,
     s = epoch_seconds(cfg, data, dls) if cpu else None
     if not embedded and s <= 3600 * hours: return
     n = len(cfg.pe) * len(cfg.seeds)
-    est = '' if s is None else (f"its first epoch would take about {_span(s)} on this CPU ({_span(s * cfg.epochs * n)}"
+    est = '' if s is None else (f"its first epoch would take about {duration(s)} on this CPU "
+                                f"({duration(s * cfg.epochs * n)}"
                                 f" for {n} run{'s' * (n > 1)} of {cfg.epochs} epoch{'s' * (cfg.epochs > 1)})")
     go = "or pass --go-on to train anyway"
     if embedded:
