@@ -209,12 +209,20 @@ def readme():
     r = sh(f'{sys.executable} tools/dev/readme.py --links')
     record('every relative link and image of README.md exists in the repository', r.returncode == 0, r.stdout + r.stderr)
 
+def script_tests(test, name):
+    "Each PASS or FAIL line of the shell test `test` recorded as a check of the script `name`."
+    r = sh(f'bash {test}')
+    lines = [l for l in r.stdout.splitlines() if l.startswith(('PASS', 'FAIL'))]
+    for l in lines: record(f'{name}: ' + l[6:], l.startswith('PASS'), r.stdout[-2000:] + r.stderr[-2000:])
+    if not lines or r.returncode: record(f'{test} ran', False, r.stdout[-2000:] + r.stderr[-2000:])
+
 def setup():
     "tools/dev/setup_test.sh: how setup.sh chooses torch, shows its steps, and keeps what a second call finds installed."
-    r = sh('bash tools/dev/setup_test.sh')
-    lines = [l for l in r.stdout.splitlines() if l.startswith(('PASS', 'FAIL'))]
-    for l in lines: record('setup.sh: ' + l[6:], l.startswith('PASS'), r.stdout[-2000:] + r.stderr[-2000:])
-    if not lines or r.returncode: record('tools/dev/setup_test.sh ran', False, r.stdout[-2000:] + r.stderr[-2000:])
+    script_tests('tools/dev/setup_test.sh', 'setup.sh')
+
+def driver():
+    "tools/gpu/run_set_test.sh: the experiments' driver starts the order's runs, less those done, and none too late."
+    script_tests('tools/gpu/run_set_test.sh', 'run_set.sh')
 
 def main_job():
     """The main job's check tested on its committed seeds and plants (tools/dev/main_job.py --self-test), then the main
@@ -232,7 +240,7 @@ def main_job():
 CHECKS = dict(  # name: check, in the order CI runs them
     export=lambda: unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)'),
     clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
-    ruff=ruff, imports=imports_declared, readme=readme, setup=setup, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, site=site,
+    ruff=ruff, imports=imports_declared, readme=readme, setup=setup, driver=driver, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, site=site,
     wheel=wheel,
     main_job=main_job)
 # what CI runs: each notebook once (in Jupyter); `test` runs the same cells again under nbdev-test

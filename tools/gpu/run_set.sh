@@ -11,6 +11,7 @@
 #   J     runs at once per card (default 4);  R  folder of the runs (default runs);  DATA  CIFAR-10 as an ImageFolder
 #         tree (default .data/cifar10);  S2 S4 S8  the calibrated scene counts;  CLIPS EPOCHS  the calibrated video
 #         settings (the protocol's amendments give them)
+#   DONE  a collected SET_runs.csv (collect_set.py): its runs finished on an earlier host and are not started again
 #   GRIDPE_COMPARE  the command (default: gridpe-compare, or python3 -m gridpe.compare where it is not installed)
 #
 #   SET=selection LIM=3600 bash tools/gpu/run_set.sh
@@ -79,7 +80,17 @@ mkdir -p "$R/$SET/logs"
 if command -v nvidia-cuda-mps-control >/dev/null; then
   echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 fi
-date -u; echo "set $SET: $(wc -l < "$ORDER") runs, $G card(s), $J at a time per card, ${LIM:-no} time limit"
-awk -v g="$G" '{print (NR - 1) % g, $1, $2}' "$ORDER" | xargs -P $((G * J)) -L 1 bash -c 'run_one "$@"' _
+# the order's runs less those DONE lists (its columns arm and seed)
+todo() {
+  if [ -z "${DONE:-}" ]; then cat "$ORDER"; return; fi
+  awk -F, 'NR == FNR { if (FNR == 1) for (i = 1; i <= NF; i++) c[$i] = i; else d[$c["arm"] " " $c["seed"]]; next }
+           { split($0, r, " ") } !((r[1] " " r[2]) in d)' "$DONE" "$ORDER"
+}
+if [ -n "${DONE:-}" ]; then
+  [ -f "$DONE" ] || { echo "DONE names $DONE, which does not exist"; exit 2; }
+  echo "$(( $(wc -l < "$ORDER") - $(todo | wc -l) )) runs finished already (DONE): $DONE"
+fi
+date -u; echo "set $SET: $(todo | wc -l) runs, $G card(s), $J at a time per card, ${LIM:-no} time limit"
+todo | awk -v g="$G" '{print (NR - 1) % g, $1, $2}' | xargs -P $((G * J)) -L 1 bash -c 'run_one "$@"' _
 command -v nvidia-cuda-mps-control >/dev/null && { sleep 2; echo quit | nvidia-cuda-mps-control 2>/dev/null; }
 echo "finished runs: $(ls "$R/$SET"/*/parts/*.csv "$R/$SET"/*/*/parts/*.csv 2>/dev/null | wc -l) of $(wc -l < "$ORDER")"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Tests of tools/gpu/run_set.sh, in seconds, with a stand-in for gridpe-compare that only writes down its arguments:
+# the runs start in the order file's order, a run whose arm and seed a collected SET_runs.csv lists (DONE) is not
+# started again, MIN_LEFT keeps a run from starting near the time limit, and --flags gives an arm's settings.
+# Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+passed=0 failed=0
+check() {
+  if eval "$2"; then echo "PASS  $1"; passed=$((passed + 1)); else echo "FAIL  $1"; failed=$((failed + 1)); fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# the stand-in: one line per call, the seed and the arm's folder
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --seeds) s=$2;; --out) o=$2;; esac; shift; done\n%s\n' \
+  'echo "$s $o" >> "'"$tmp"'/calls"' > "$tmp/gc"
+chmod +x "$tmp/gc"
+drive() { env PATH="$PATH" GRIDPE_COMPARE="$tmp/gc" R="$tmp/runs" J=1 "$@" bash tools/gpu/run_set.sh > "$tmp/out" 2>&1; }
+calls() { cut -d' ' -f1,2 "$tmp/calls" 2>/dev/null | sed "s|$tmp/runs/selection/||" | awk '{print $2, $1}'; }
+
+drive SET=selection
+check "every run of the order starts, in the file's order" '[ "$(calls)" = "$(cat nbs/experiments/orders/selection.txt)" ]'
+
+rm -f "$tmp/calls"
+printf 'arm,pe,seed,commit\ngridpe,gridpe,201,abc\nrope_mixed,rope_mixed,200,abc\n' > "$tmp/done.csv"
+drive SET=selection DONE="$tmp/done.csv"
+check "a run listed in DONE (a collected SET_runs.csv) does not start again; the others do, in order" \
+  '[ "$(calls)" = "$(grep -v -e "^gridpe 201$" -e "^rope_mixed 200$" nbs/experiments/orders/selection.txt)" ]'
+check "the driver says how many runs DONE holds" 'grep -q "2 runs finished already (DONE)" "$tmp/out"'
+
+rm -f "$tmp/calls"
+drive SET=selection DONE="$tmp/missing.csv"
+check "a DONE file that does not exist stops the driver before any run" '[ ! -s "$tmp/calls" ] && grep -q "missing.csv" "$tmp/out"'
+
+rm -f "$tmp/calls"
+drive SET=selection LIM=30 MIN_LEFT=60
+check "no run starts with fewer than MIN_LEFT seconds left" '[ ! -s "$tmp/calls" ]'
+
+flags=$(SET=resolution bash tools/gpu/run_set.sh --flags rope_axial_gspec)
+check "--flags gives an arm's kind and options" \
+  '[[ "$flags" == *"--size 16"*"--pe rope_axial --pe-options rope_axial={\"pe_per_block\":false,"* ]]'
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
