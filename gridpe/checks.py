@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, numbers, re, sys
 
 # %% auto #0
-__all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'skip_cuda_cells']
+__all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'CompareError', 'cli_flag', 'skip_cuda_cells']
 
 # %% ../nbs/00_checks.ipynb #eab6e754
 def check_int(v, # the value to check
@@ -47,6 +47,16 @@ def check_max_angle(v, # the value to check (degrees)
     if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 180:
         raise ValueError(f"{name} must be a number of degrees from 0 to 180, got {v!r}")
     return float(v)
+
+# %% ../nbs/00_checks.ipynb #cmperr02
+class CompareError(ValueError):
+    "A request `gridpe-compare` cannot run; the message says how to fix it."
+
+# %% ../nbs/00_checks.ipynb #cmperr03
+def cli_flag(name:str, # a setting, e.g. 'eval_sizes'
+            )->str:
+    "Setting `name` as its command-line flag."
+    return '--' + name.replace('_', '-')
 
 # %% ../nbs/00_checks.ipynb #a14f6e3d
 _CUDA_FLAG = re.compile(r'\s*#\|\s*cuda\b:?\s*(.*?)\s*$')

@@ -7,8 +7,9 @@ from __future__ import annotations
 import argparse, contextlib, difflib, functools, json, os, re, signal, sys, textwrap, threading, types, typing
 from pathlib import Path
 from dataclasses import fields, replace
-from .config import (Config, NOT_IDENTITY, TASKS, CHOICES, resolve, check_request, check_settings, duration,
-                           to_json, other_settings, _flag)
+from .checks import cli_flag
+from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_settings, duration, to_json
+from .tasks import TASKS, other_settings
 from fastcore.docments import docments
 
 # %% auto #0
@@ -93,20 +94,20 @@ def _add_setting(p:argparse.ArgumentParser, task:str, f, doc:str, hint):
     choices = list(TASKS[task].archs) if name == 'arch' else CHOICES.get(name)
     h = doc + (f" (one of: {', '.join(choices)})" if choices else '') + _defaults_help(name, task)
     if typ is bool and f.default is None:
-        p.add_argument(_flag(name), dest=name, action=argparse.BooleanOptionalAction, help=h)
+        p.add_argument(cli_flag(name), dest=name, action=argparse.BooleanOptionalAction, help=h)
     elif typ is bool:
-        p.add_argument(_flag(('no_' if f.default else '') + name), dest=name, action='store_const',
+        p.add_argument(cli_flag(('no_' if f.default else '') + name), dest=name, action='store_const',
                        const=not f.default, help=f'turn off (on by default): {h}' if f.default else h)
     elif typ is dict:                                                       # parse_dict reads it
-        p.add_argument(_flag(name), nargs='+', help=h, metavar='KEY=VALUE' if name == 'pos_aug' else 'KIND=VALUE')
+        p.add_argument(cli_flag(name), nargs='+', help=h, metavar='KEY=VALUE' if name == 'pos_aug' else 'KIND=VALUE')
     elif name == 'compile':                                         # --compile alone: Inductor's default mode
-        p.add_argument(_flag(name), nargs='?', const='default', help=h, metavar='MODE', choices=choices)
-    else: p.add_argument(_flag(name), type=typ, nargs='+' if many else None, help=h, metavar=name.upper(),
+        p.add_argument(cli_flag(name), nargs='?', const='default', help=h, metavar='MODE', choices=choices)
+    else: p.add_argument(cli_flag(name), type=typ, nargs='+' if many else None, help=h, metavar=name.upper(),
                          choices=choices)
 
 def cli_parser()->argparse.ArgumentParser:
     "The parser of `gridpe-compare`: a subcommand per task, a flag per setting it takes (help: the field's docment)."
-    keep = ', '.join('--no-' + _flag(k)[2:] if Config.__dataclass_fields__[k].default is True else _flag(k)
+    keep = ', '.join('--no-' + cli_flag(k)[2:] if Config.__dataclass_fields__[k].default is True else cli_flag(k)
                      for k in NOT_IDENTITY)
     folder = (f"A results folder (--out) holds one set of settings: a rerun into it with other settings is refused, "
               f"naming those that differ (use another --out, or remove the folder); only {keep} may change, so more "
@@ -175,7 +176,7 @@ def _summary(cfg:Config, # the job's settings (resolved)
     k = TASKS[cfg.task].sweep
     jobs = getattr(cfg, k) if k else [None]
     what = f"{_count(len(cfg.pe), 'kind')} × {_count(len(cfg.seeds), 'seed')}"
-    what += f" × {len(jobs)} values of {_flag(k)}" if k else ''
+    what += f" × {len(jobs)} values of {cli_flag(k)}" if k else ''
     where = ', '.join(str(Path(cfg.out)/f'{k}{v}') for v in jobs) if k else cfg.out
     runs = _count(len(cfg.pe) * len(cfg.seeds) * len(jobs), 'run')
     time = time or ("not estimated: --estimate checks the models and measures an epoch on this CPU (it loads the data "
@@ -187,18 +188,17 @@ def _summary(cfg:Config, # the job's settings (resolved)
 def _estimate(cfg:Config)->str:
     "About how long `cfg` trains on this CPU, from the estimate the job checks (`epoch_seconds`); every check first."
     import torch
-    from gridpe.config import load_data, check_data
     from gridpe.runner import epoch_seconds
     check_settings(cfg)
     k, s = TASKS[cfg.task].sweep, 0.
     for job in [replace(cfg, **{k: [v]}) for v in getattr(cfg, k)] if k else [cfg]:
-        data = load_data(job)
-        check_data(job, data)
+        data = TASKS[job.task].data(job)
+        TASKS[job.task].check_data(job, data)
         s += epoch_seconds(job, data)
     n = len(cfg.pe) * len(cfg.seeds)
     gpu = (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')) != 'cpu'
     return (f"about {duration(s)} per epoch of {cfg.pe[0]} on this CPU"
-            + (f" (summed over the {len(getattr(cfg, k))} values of {_flag(k)})" if k else '')
+            + (f" (summed over the {len(getattr(cfg, k))} values of {cli_flag(k)})" if k else '')
             + f", {duration(s * cfg.epochs * n)} for {_count(n, 'run')} of {_count(cfg.epochs, 'epoch')}"
             + (f"; the job runs on {cfg.device or 'cuda'}, faster" if gpu else '')
             + " (an estimate: the model's FLOPs over this CPU's matrix-product rate, training only)")

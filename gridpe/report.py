@@ -13,7 +13,8 @@ from .rope import PE_KINDS
 from .stats import pairwise
 from .learner import plot_sizes
 from .files import atomic_file, remove_leftovers
-from .config import Config, TASKS
+from .config import Config
+from .tasks import TASKS
 from .store import resumed_runs
 
 # %% auto #0

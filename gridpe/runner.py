@@ -14,9 +14,9 @@ from torch.utils.flop_counter import FlopCounterMode
 from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV, resumed_epochs, utc_now
-from .config import (Config, TASKS, CompareError, resolve, check_settings, load_data, check_data, call_kwargs, _flag,
-                           duration,
-                           model_kwargs)
+from .checks import CompareError, cli_flag
+from .config import Config, check_settings, duration
+from .tasks import TASKS
 from .files import atomic_file
 from .store import run_lock, part_path, read_part, write_part, open_folder, merge_results, fingerprint
 from .report import say, report, sweep_report
@@ -71,7 +71,7 @@ def _epoch_line(learn, log:list):
     print(', '.join(f'{n} {fmt(v)}' for n, v in zip(learn.recorder.metric_names, log)), flush=True)
 
 def run_one(cfg:Config, # the job's settings
-            data:dict, # the dataset (load_data)
+            data:dict, # the dataset (the task's `data`)
             pe:str, # positional embedding kind
             seed:int, # random seed
             history:Path|None=None, # CSV file for the per-epoch losses and metrics (fastai's CSVLogger)
@@ -83,16 +83,15 @@ def run_one(cfg:Config, # the job's settings
     if n > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
     fp = fingerprint(cfg)
     cbs = [HistoryCSV(Path(history).absolute(), fp)] if history and rank_distrib() == 0 else []
-    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs // n, device=device, **call_kwargs(t.dls, cfg, t.data_args))
-    learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp, cbs=cbs,
-                      **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
+    dls = t.dls(data, cfg, bs=cfg.bs // n, device=device)
+    learn = t.learner(dls, pe, cfg, cbs=cbs)
     if cfg.quiet or not (IN_NOTEBOOK or sys.stdout.isatty()):            # quiet, or a log file: no progress bars
         learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)])
         learn.logger = noop if cfg.quiet else partial(_epoch_line, learn)
     started = utc_now()
-    df = train_and_evaluate(learn, cfg.epochs, checkpoint=checkpoint, fingerprint=fp,
-                            **call_kwargs(train_and_evaluate, cfg, ('best', 'eval_scaling')))
-    if cfg.attention and df is not None and cfg.task == 'image':
+    df = train_and_evaluate(learn, cfg.epochs, best=cfg.best, checkpoint=checkpoint, fingerprint=fp,
+                            eval_scaling=cfg.eval_scaling)
+    if cfg.attention and df is not None and t.records_attention:
         (a := Path(cfg.out)/'attention').mkdir(parents=True, exist_ok=True)
         with atomic_file(a/f'{pe}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
     if df is None: return None
@@ -102,7 +101,7 @@ def run_one(cfg:Config, # the job's settings
 
 # %% ../nbs/08c_runner.ipynb #42b5f423
 def train_part(cfg:Config, # the job's settings
-               data:dict, # the dataset (load_data)
+               data:dict, # the dataset (the task's `data`)
                pe:str, # positional embedding kind
                seed:int, # random seed
                before=noop, # called once the run is this process's, before training (prints what it trains)
@@ -178,7 +177,7 @@ def _train_in_process(cfg:dict, pe:str, seed:int)->dict:
     cfg = Config(**{**cfg, 'device': cfg['device'] or _WORKER_DEVICE})
     with (open(part_path(cfg, pe, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f),
           contextlib.redirect_stderr(f)):
-        return train_part(cfg, load_data(cfg), pe, seed)
+        return train_part(cfg, TASKS[cfg.task].data(cfg), pe, seed)
 
 def run_parallel(cfg:Config, # the job's settings; each process reads the data itself
                 )->dict:
@@ -222,11 +221,11 @@ def check_job(cfg:Config, data:dict):
             if d.type not in ('cpu', 'cuda'): torch.empty(1, device=d)
         except (RuntimeError, AssertionError, ValueError) as e:
             raise CompareError(f"--device {cfg.device} is not available here ({_why(e)}): use {ok}") from None
-    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
+    dls = t.dls(data, cfg, device='cpu')
     for pe in cfg.pe:
         try:
             with torch.device('meta'):
-                t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe))   # (no recipe: the model)
+                t.learner(dls, pe, cfg, recipe=False)
         except (TypeError, ValueError) as e:
             given = ' (--pe-options)' if pe in (cfg.pe_options or {}) else ''           # the flag only where it was used
             raise CompareError(f"{pe}'s model cannot be built with these settings{given}: {_why(e)}") from None
@@ -238,8 +237,8 @@ def epoch_seconds(cfg:Config, data:dict,
                  )->float:
     "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
     t, pe = TASKS[cfg.task], cfg.pe[0]
-    if dls is None: dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cpu', **call_kwargs(t.dls, cfg, t.data_args))
-    m = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, amp=False, **model_kwargs(cfg, pe)).model.cpu().eval()
+    if dls is None: dls = t.dls(data, cfg, device='cpu')
+    m = t.learner(dls, pe, cfg, recipe=False).model.cpu().eval()
     xb = dls.valid.one_batch()[0][:1]                              # one input as training sees it (any task's shape)
     with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
     a = torch.randn(512, 512); a @ a
@@ -271,12 +270,13 @@ def check_time(cfg:Config, data:dict,
                        f"(--device cuda), fewer epochs or a smaller model, {go}")
 
 # %% ../nbs/08c_runner.ipynb #8fdefaba
-def compare_job(cfg:Config, # the job's settings
+def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve`, `check_settings`)
                 hours:float|None=None, # refuse a CPU job whose first epoch would take longer (`check_time`); None: no limit
                )->pd.DataFrame|None:
     "Train and evaluate every (kind, seed) of one job into `cfg.out`; returns the table of top-1 accuracy."
-    cfg = resolve(**asdict(cfg)); check_settings(cfg)
-    data = load_data(cfg); check_data(cfg, data)
+    t = TASKS[cfg.task]
+    data = t.data(cfg)
+    t.check_data(cfg, data)
     if num_distrib() > 1 and cfg.bs % num_distrib():
         raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
     if cfg.jobs > 1 and num_distrib() > 1:
@@ -289,15 +289,15 @@ def compare_job(cfg:Config, # the job's settings
     return None if rank_distrib() else report(cfg, merge_results(cfg.out), native=getattr(dls, 'native', None))
 
 # %% ../nbs/08c_runner.ipynb #8aca06ee
-def compare(cfg:Config, # the job's settings
+def compare(cfg:Config, # the job's settings, resolved (`resolve`)
             hours:float|None=None, # refuse a CPU job whose first epoch would take longer (`check_time`); None: no limit
            )->pd.DataFrame|None:
     "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`, one job per value of a sweep; the top-1 table."
-    cfg = resolve(**asdict(cfg)); check_settings(cfg)
+    check_settings(cfg)
     if not (k := TASKS[cfg.task].sweep): return compare_job(cfg, hours)
     res = {}
     for v in getattr(cfg, k):
         job = replace(cfg, **{k: [v]}, out=str(Path(cfg.out)/f'{k}{v}'))
-        say(cfg, f"\n{_flag(k)} {v} (results in {job.out}):"); compare_job(job, hours)
+        say(cfg, f"\n{cli_flag(k)} {v} (results in {job.out}):"); compare_job(job, hours)
         if rank_distrib() == 0: res[v] = merge_results(job.out)
     return sweep_report(cfg, pd.concat(res, names=[k, None]).reset_index(k)) if res else None

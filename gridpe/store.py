@@ -11,7 +11,9 @@ from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
 from .files import atomic_file, remove_leftovers
 from .callbacks import _read_checkpoint
-from .config import Config, TASKS, NOT_IDENTITY, CompareError, _flag, to_json
+from .checks import CompareError, cli_flag
+from .config import Config, NOT_IDENTITY, to_json
+from .tasks import TASKS
 
 # %% auto #0
 __all__ = ['COLUMNS', 'RENAMED', 'fingerprint', 'run_lock', 'read_results', 'part_path', 'settings_diff', 'StaleError',
@@ -81,7 +83,7 @@ def settings_diff(old:dict, # settings recorded in a folder
                  )->str:
     "The settings that differ, as '--name old → new' ('—' where a setting is missing)."
     f = lambda v: '—' if v is None else ' '.join(map(str, v)) if isinstance(v, list) else str(v)
-    return ', '.join(f"{_flag(k)} {f(old.get(k))} → {f(v)}" for k, v in new.items() if k not in old or old[k] != v)
+    return ', '.join(f"{cli_flag(k)} {f(old.get(k))} → {f(v)}" for k, v in new.items() if k not in old or old[k] != v)
 
 # %% ../nbs/08a_store.ipynb #a88bc1a0
 # settings renamed since: a config.json written before holds the old name (old → Config field)

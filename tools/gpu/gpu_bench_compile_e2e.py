@@ -13,7 +13,8 @@ from pathlib import Path
 import torch
 from fastai.callback.core import Callback
 from fastai.torch_core import set_seed
-from gridpe.config import TASKS, resolve, load_data, call_kwargs, model_kwargs
+from gridpe.config import resolve
+from gridpe.tasks import TASKS
 from gridpe.learner import train_and_evaluate
 from gridpe.runner import provenance
 
@@ -56,10 +57,9 @@ def run(cfg, data, seed):
     "Train and evaluate one run: its timings, memory and top-1 by size."
     t = TASKS['image']
     set_seed(seed)
-    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device=cfg.device, **call_kwargs(t.dls, cfg, t.data_args))
+    dls = t.dls(data, cfg, device=cfg.device)
     timer = EpochTimes()
-    learn = t.learner(dls, 'gridpe', arch=cfg.arch, lr=cfg.lr, amp=cfg.amp, cbs=[timer],
-                      **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, 'gridpe'))
+    learn = t.learner(dls, 'gridpe', cfg, cbs=[timer])
     learn.remove_cbs([c for c in learn.cbs if type(c).__name__ == 'ProgressCallback'])
     gpu = torch.device(cfg.device).type == 'cuda'
     if gpu: torch.cuda.reset_peak_memory_stats(cfg.device)
@@ -91,7 +91,7 @@ if __name__ == '__main__':
     res = dict(card=card, torch=torch.__version__, python=platform.python_version(),
                arch=o.arch, seed=o.seed, epochs=o.epochs, runs=[])
     with tempfile.TemporaryDirectory() as tmp:
-        data = load_data(settings(o.data, o.arch, o.seed, o.epochs, 'none', o.device, tmp))
+        data = TASKS['image'].data(settings(o.data, o.arch, o.seed, o.epochs, 'none', o.device, tmp))
         for mode in o.modes:
             r = run(settings(o.data, o.arch, o.seed, o.epochs, mode, o.device, tmp), data, o.seed)
             res['runs'].append(dict(mode=mode, **r))

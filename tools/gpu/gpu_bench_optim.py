@@ -13,7 +13,8 @@ import torch
 from fastai.callback.progress import ProgressCallback
 from fastai.optimizer import Adam, SGD
 from fastcore.basics import noop
-from gridpe.config import resolve, TASKS, call_kwargs, model_kwargs
+from gridpe.config import resolve
+from gridpe.tasks import TASKS
 from gridpe.optim import ForeachAdam, ForeachSGD
 from gpu_bench import TrainTimer, random_images, random_clouds   # tools/gpu/ is on sys.path when run as a script
 
@@ -25,8 +26,8 @@ class Timer(TrainTimer):
 
 def bench(task, cfg, data, pe, opt_func, epochs):
     t = TASKS[task]
-    dls = t.dls(data, cfg.size, cfg.eval_sizes, cfg.bs, device='cuda', **call_kwargs(t.dls, cfg, t.data_args))
-    learn = t.learner(dls, pe, arch=cfg.arch, lr=cfg.lr, cbs=[Timer()], **call_kwargs(t.learner, cfg, t.learner_args), **model_kwargs(cfg, pe))
+    dls = t.dls(data, cfg, device='cuda')
+    learn = t.learner(dls, pe, cfg, cbs=[Timer()])
     learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)]); learn.logger = noop
     if opt_func is not None: learn.opt_func = opt_func
     learn.fit(epochs, cfg.lr)

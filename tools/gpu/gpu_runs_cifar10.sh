@@ -25,7 +25,7 @@
 set -u
 MODE=${MODE:-short}; LIM=${LIM:-}; R=${R:-runs}; SITE=${TMPDIR:-/tmp}/gridpe-site
 source "$(dirname "$0")/cifar10_setup.sh"
-python3 -c "from gridpe.config import resolve, load_data; load_data(resolve('image', paper=True, data='.data/cifar10', size=32, eval_sizes=[16, 64]))"  # fills the cache once
+python3 -c "from gridpe.config import resolve; from gridpe.tasks import TASKS; TASKS['image'].data(resolve('image', paper=True, data='.data/cifar10', size=32, eval_sizes=[16, 64]))"  # fills the cache once
 if [ $MODE = main ]; then EP="--epochs 50"; else EP="--epochs 10 --warmup-epochs 1"; fi
 SEEDS=${SEEDS:-0 1}; [ $MODE = main ] && SEEDS=${MAIN_SEEDS:-0 1 2}
 B="--paper --data .data/cifar10 --size 32 --patch-size 4 --eval-sizes 16 24 32 40 48 56 64 $EP --seeds $SEEDS --jobs $(echo $SEEDS | wc -w) --attention --quiet"
