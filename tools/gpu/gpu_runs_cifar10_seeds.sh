@@ -20,11 +20,11 @@
 # that truly agree needs 6 seeds per arm (9 over the 7 sizes).
 #
 # Time (4x H100 80GB HBM3, MODE=main: 3-4 runs per GPU under MPS took a median 13 s per epoch each, ~14k img/s per GPU):
-# about 175 s of one H100 per 50-epoch run, about 2.4 runs per 7 minutes of one H100. The default 15 runs
+# about 175 s of one H100 per 50-epoch run, some 20 runs an hour of one H100. The default 15 runs
 # (3 kinds x 5 seeds) need about 45 minutes of one H100; to 22 seeds for GridPE and RoPE-Axial only (SEEDS="3 ... 21",
-# KINDS="gridpe rope_axial": 38 runs) about 110 minutes. A 4-GPU host: set JOBS=15; MPS per GPU as in
-# gpu_runs_cifar10.sh. On 2x H200 (JOBS=11, round-robin, 6 and 5 runs per GPU) every run reached 23-28 of its 50
-# epochs in 8 minutes: about 0.55 epochs per second over the host, or some 14 runs in 25 minutes.
+# KINDS="gridpe rope_axial": 38 runs) about 110 minutes. A 4-GPU machine: set JOBS=15; MPS per GPU as in
+# gpu_runs_cifar10.sh. On 2x H200 (JOBS=11, round-robin, 6 and 5 runs per GPU) the runs trained about 0.55 epochs
+# per second together, some 34 runs an hour.
 #
 # Needs: gridpe importable from this checkout (or the wheels in .whl/rt for an offline host, installed into
 # ${TMPDIR:-/tmp}/gridpe-site) and CIFAR-10 as an ImageFolder tree in .data/cifar10 (train/, test/) or as

@@ -3,8 +3,8 @@
 # nbs/experiments/gpus.ipynb); resumable, $R, $OUT and LIM as in tools/gpu/gpu_runs_cifar10.sh.
 #   MODE=main       --paper PCT settings, 50 epochs, trained on 512 points, evaluated on 256…1024 (the data has 1024),
 #                   the five kinds, seeds $SEEDS (default 0 1 2): one gridpe-compare job, one worker process per run,
-#                   round-robin over the GPUs. A copied-back $OUT/runs.tgz holds finished runs only (checkpoints are
-#                   left out), so where a host is held for a limited time, give each start runs it can finish: e.g.
+#                   round-robin over the GPUs. $OUT/runs.tgz holds finished runs only (checkpoints are left out), so
+#                   where checkpoints do not survive between starts, give each start runs it can finish: e.g.
 #                   SEEDS="0 1", then SEEDS=2, unpacked into one folder.
 #                   (ran 2026-11-27 on 4x H100 80GB HBM3 in 341 s, all 15 processes at once under MPS, 202–253 s each:
 #                   results/modelnet10_pct*)
