@@ -10,7 +10,7 @@ import pandas as pd
 from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
 from .files import atomic_file, remove_leftovers
-from .callbacks import _read_checkpoint
+from .callbacks import read_checkpoint
 from .config import Config, TASKS, NOT_IDENTITY, CompareError, _flag, to_json
 
 # %% auto #0
@@ -190,7 +190,7 @@ def _check_checkpoints(cfg:Config, out:Path, vouched:bool):
     if vouched: return
     for p in sorted((out/'checkpoints').glob('*.pth')):
         pe, _, s = p.stem.rpartition('_seed')
-        try: ck = _read_checkpoint(p)
+        try: ck = read_checkpoint(p)
         except ValueError: continue                           # damaged: load_checkpoint names it if the run resumes
         if isinstance(ck, dict) and ck.get('fingerprint') is not None: continue
         if cfg.resume or pe not in cfg.pe or not s.isdigit() or int(s) not in cfg.seeds:
