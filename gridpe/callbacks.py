@@ -5,7 +5,7 @@
 # %% ../nbs/07a_callbacks.ipynb #151ce291
 from __future__ import annotations
 from .files import atomic_file
-from .optim import _bare
+from .optim import unwrap_model
 from .checks import check_choice
 from fastcore.basics import str_enum
 import os, random
@@ -23,8 +23,9 @@ from fastai.callback.mixup import MixHandler, MixUp, CutMix
 from fastai.torch_core import rank_distrib
 
 # %% auto #0
-__all__ = ['Compile', 'MixUpCutMix', 'KeepBest', 'random_state', 'set_random_state', 'utc_now', 'EpochCheckpoint',
-           'load_checkpoint', 'resumed_epochs', 'NonFiniteLoss', 'StopOnNonFinite', 'HistoryCSV', 'CompiledTraining']
+__all__ = ['Compile', 'MixUpCutMix', 'KeepBest', 'cpu_state_dict', 'random_state', 'set_random_state', 'utc_now',
+           'EpochCheckpoint', 'error_clause', 'read_checkpoint', 'load_checkpoint', 'resumed_epochs', 'NonFiniteLoss',
+           'StopOnNonFinite', 'HistoryCSV', 'CompiledTraining']
 
 # %% ../nbs/07a_callbacks.ipynb #6073d1eb
 class MixUpCutMix(MixHandler):
@@ -52,11 +53,12 @@ class KeepBest(TrackerCallback):
     def after_epoch(self):
         "Copy the weights when the epoch is the best so far."
         super().after_epoch()
-        if self.new_best: self.best_epoch, self.state = self.epoch, _state(self.learn.model)
+        if self.new_best: self.best_epoch, self.state = self.epoch, cpu_state_dict(self.learn.model)
 
-def _state(model:nn.Module)->dict:
-    "A CPU copy of the model's state dict."
-    return {k: v.detach().to('cpu', copy=True) for k, v in _bare(model).state_dict().items()}
+def cpu_state_dict(model:nn.Module, # a model, or its DistributedDataParallel wrapper
+                  )->dict:
+    "A copy of the model's state dict on the CPU: later training steps leave it as it was."
+    return {k: v.detach().to('cpu', copy=True) for k, v in unwrap_model(model).state_dict().items()}
 
 # %% ../nbs/07a_callbacks.ipynb #f84b9d2f
 def _py_state(s:tuple)->dict:
@@ -112,7 +114,7 @@ class EpochCheckpoint(Callback):
         trained, self.trained = self.trained, False
         if rank_distrib() or not trained: return
         kb = self.kb if self.kb is not None and self.kb.state is not None else None
-        ck = dict(model=_bare(self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
+        ck = dict(model=unwrap_model(self.learn.model).state_dict(), opt=self.learn.opt.state_dict(),
                   epoch=self.epoch, fingerprint=self.fingerprint,
                   best=None if kb is None else (float(kb.best), int(kb.best_epoch), kb.state),
                   random=random_state(self.learn), loop=_loop_state(self.learn),
@@ -130,16 +132,19 @@ class EpochCheckpoint(Callback):
 _SAFE = [L, np.float64(0).__reduce__()[0], np.dtype,
          *(type(np.dtype(t)) for t in ('float64', 'float32', 'float16', 'int64', 'int32', 'bool'))]
 
-def _cause(e:BaseException)->str:
+def error_clause(e:BaseException, # the exception to name
+                )->str:
     "An exception as one short clause for a one-line message: its type and the first sentence of its text."
     return f"{type(e).__name__}: {str(e).split('. ')[0].splitlines()[0][:160]}"
 
-def _read_checkpoint(fname:str|Path, dev='cpu')->dict:
+def read_checkpoint(fname:str|Path, # an `EpochCheckpoint` file
+                    dev='cpu', # where its tensors are loaded (torch.load's `map_location`)
+                   )->dict:
     "What checkpoint `fname` holds, loaded safely (tensors, containers, `_SAFE`); damaged or foreign: ValueError."
     try:
         with torch.serialization.safe_globals(_SAFE): return torch.load(fname, map_location=dev, weights_only=True)
     except Exception as e:                                                # a damaged or foreign file: say which
-        raise ValueError(f"{fname}: not a readable checkpoint ({_cause(e)}); "
+        raise ValueError(f"{fname}: not a readable checkpoint ({error_clause(e)}); "
                          "delete it, or pass --no-resume to train the run from the start") from None
 
 class _Resume(Callback):
@@ -167,7 +172,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimise
     learn.remove_cbs(learn.cbs.filter(lambda c: isinstance(c, _Resume)))
     learn.resumed, learn.started = [], None
     if not Path(fname).exists(): return 0
-    ck = _read_checkpoint(fname, dev := getattr(learn.dls, 'device', None) or 'cpu')
+    ck = read_checkpoint(fname, dev := getattr(learn.dls, 'device', None) or 'cpu')
     if fingerprint is not None and ck.get('fingerprint') not in (None, fingerprint):
         raise ValueError(f"{fname} was saved by a run of other settings (fingerprint {ck['fingerprint']}, this run's "
                          f"{fingerprint}): delete it, or pass --no-resume to train the run from the start")
@@ -177,7 +182,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimise
     try:
         if (n := len(ck['random']['loaders'])) != len(learn.dls.loaders):
             raise ValueError(f"the random states of {n} DataLoaders, for {len(learn.dls.loaders)}")
-        _bare(learn.model).to(dev).load_state_dict(ck['model'])
+        unwrap_model(learn.model).to(dev).load_state_dict(ck['model'])
         if learn.opt is None: learn.create_opt()
         learn.opt.load_state_dict(ck['opt'])
         if keep_best is not None and ck['best'] is not None:
@@ -186,7 +191,7 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimise
         resumed, cb = [*ck['resumed'], ck['epoch'] + 1], _Resume(ck['epoch'] + 1, ck['random'], ck['loop'])
     except (KeyError, TypeError, ValueError, RuntimeError) as e:    # readable, but another model's (or none)
         if isinstance(e, RuntimeError) and 'state_dict' not in str(e): raise           # not about the file: a bug
-        raise ValueError(f"{fname} does not hold this run's model and optimiser ({_cause(e)}): "
+        raise ValueError(f"{fname} does not hold this run's model and optimiser ({error_clause(e)}): "
                          "delete it, or pass --no-resume to train the run from the start") from None
     learn.resumed, learn.started = resumed, ck.get('started')
     learn.add_cb(cb)

@@ -10,9 +10,9 @@ from .checks import check_choice
 from .vit import vit_small, ARCHS
 from .pct import pct, PCT_ARCHS
 from .scene_vit import scene_vit, SCENE_ARCHS
-from .optim import _bare, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
-from .callbacks import (MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, _state, StopOnNonFinite, _cause,
-                              Compile, CompiledTraining)
+from .optim import unwrap_model, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
+from .callbacks import (MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, cpu_state_dict, StopOnNonFinite,
+                              error_clause, Compile, CompiledTraining)
 import pickle
 from dataclasses import dataclass
 from contextlib import contextmanager
@@ -39,8 +39,9 @@ from fastai.torch_core import num_distrib, rank_distrib
 import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # noqa: F401
 
 # %% auto #0
-__all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'vit_learner', 'pct_learner', 'fit_recipe', 'evaluate_sizes',
-           'scene_learner', 'attention_sizes', 'plot_sizes', 'train_and_evaluate', 'load_learner']
+__all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'adamw_learner', 'vit_learner', 'pct_learner', 'fit_recipe',
+           'evaluate_loaders', 'evaluate_sizes', 'scene_learner', 'attention_sizes', 'plot_sizes', 'train_and_evaluate',
+           'load_learner']
 
 # %% ../nbs/07b_learner.ipynb #ad796f9c
 class NoDecayLearner(Learner):
@@ -49,7 +50,7 @@ class NoDecayLearner(Learner):
         "Make the optimiser, then turn weight decay off for the undecayed parameters."
         super().create_opt()
         names = no_decay_names(self.model)
-        for n, p in _bare(self.model).named_parameters():
+        for n, p in unwrap_model(self.model).named_parameters():
             if n in names: self.opt.state[p]['do_wd'] = False
 
 # %% ../nbs/07b_learner.ipynb #700a6c45
@@ -130,9 +131,19 @@ def _compiled(compile:Compile)->list:
     "The callbacks of a `compile` mode: `CompiledTraining`, or none for 'none'."
     return [] if check_choice(compile, Compile, 'compile') == Compile.none else [CompiledTraining(compile)]
 
-def _adamw_learner(dls, model, lr:float, wd:float, label_smoothing:float, amp:bool|None, cbs, path,
-                   warmup_epochs:int|None=None, min_lr:float=0., compile:Compile='none')->NoDecayLearner:
-    "The ViT recipe's Learner for `model` (AdamW, label smoothing, top-1/5): one-cycle, or warm-up then cosine."
+def adamw_learner(dls, # DataLoaders of a classification task
+                  model:nn.Module, # a classifier of the DataLoaders' classes, with a `head`
+                  lr:float, # peak learning rate
+                  wd:float=0.05, # weight decay of the decayed parameters
+                  label_smoothing:float=0.1, # label smoothing
+                  amp:bool|None=None, # mixed precision; automatic on CUDA by default
+                  cbs=None, # extra fastai callbacks
+                  path='.', # where `learn.save` writes (path/models)
+                  warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: epochs of linear warm-up, then cosine
+                  min_lr:float=0., # final learning rate
+                  compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
+                 )->NoDecayLearner:
+    "The ViT recipe's Learner for any `model` (AdamW, label smoothing, top-1/5): one-cycle, or warm-up then cosine."
     learn = NoDecayLearner(dls, model, loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
                            opt_func=partial(ForeachAdam, sqr_mom=0.999, eps=1e-8), splitter=head_splitter, wd=wd,
                            metrics=class_metrics(dls.c), cbs=[StopOnNonFinite(), *_compiled(compile), *L(cbs)],
@@ -160,8 +171,8 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
     "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
     arch = ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
-    return _adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp,
-                          [*_mix_cbs(mixup, cutmix), *L(cbs)], path, warmup_epochs, min_lr, compile)
+    return adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp,
+                         [*_mix_cbs(mixup, cutmix), *L(cbs)], path, warmup_epochs, min_lr, compile)
 
 # %% ../nbs/07b_learner.ipynb #1afe2d05
 def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
@@ -207,8 +218,11 @@ def fit_recipe(learn:Learner, # from vit_learner or pct_learner (with a `recipe`
                                 **kwargs)
 
 # %% ../nbs/07b_learner.ipynb #c09b7449
-def _validate(learn:Learner, dls:dict, key:str)->pd.DataFrame:
-    "Top-1, top-5 (NaN without a top-5 metric) and loss of each of `dls` ({value: DataLoader}): columns key, top1, …."
+def evaluate_loaders(learn:Learner, # the Learner to evaluate
+                     dls:dict, # {value: DataLoader}: each DataLoader, by what it stands for (a size, a clip length…)
+                     key:str, # the name of the first column, which holds the values
+                    )->pd.DataFrame:
+    "Top-1, top-5 (NaN without a top-5 metric) and loss on each of `dls`: columns `key`, top1, top5, loss."
     fit_cbs = [c for c in learn.cbs if isinstance(c, (TrackerCallback, CSVLogger))]   # not a training epoch
     names, rows = ['loss'] + [m.name for m in learn.metrics], []
     with learn.removed_cbs(fit_cbs), learn.no_bar():
@@ -242,13 +256,14 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
     # 'none' is the plain evaluation; a model without a rotary embedding has nothing to scale
     methods = [m for m in map(check_scaling, eval_scaling) if m != Scaling.none]
     rotary = any(isinstance(m, RotaryPE) for m in learn.model.modules())
-    df = _validate(learn, {s: learn.dls.eval[s] for s in sizes}, 'size')
+    df = evaluate_loaders(learn, {s: learn.dls.eval[s] for s in sizes}, 'size')
     for m in methods if rotary else []:
-        with _scaling(learn.model, m): r = _validate(learn, {s: learn.dls.eval[s] for s in sizes}, 'size')
+        with _scaling(learn.model, m): r = evaluate_loaders(learn, {s: learn.dls.eval[s] for s in sizes}, 'size')
         df[f'top1@{m}'], df[f'top5@{m}'] = r.top1.values, r.top5.values
     if not conds: return df
     df = df.set_index('size')
-    for c, r in _validate(learn, conds, 'condition').set_index('condition').iterrows():   # e.g. clip lengths (video)
+    # e.g. clip lengths (video)
+    for c, r in evaluate_loaders(learn, conds, 'condition').set_index('condition').iterrows():
         df.loc[learn.dls.size, f'top1@{c}'], df.loc[learn.dls.size, f'top5@{c}'] = r.top1, r.top5
     return df.reset_index().astype({'size': int})
 
@@ -268,7 +283,7 @@ def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
     "A fastai Learner for a SceneViT with positional embedding `pe` (n from the tokens), AdamW and one-cycle."
     arch = SCENE_ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, ndim=dls.train.dataset.x.shape[-1] - 1, pe=pe, **model_kwargs)
-    return _adamw_learner(dls, model, lr, wd, label_smoothing, amp, cbs, path, compile=compile)
+    return adamw_learner(dls, model, lr, wd, label_smoothing, amp, cbs, path, compile=compile)
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
 def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLoaders
@@ -276,7 +291,7 @@ def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLo
                     n:int=256, # validation images measured at each size (the first ones)
                    )->pd.DataFrame:
     "Mean attention distance (patches) and entropy (nats) per block and head at each size, one row each."
-    m, rows = _bare(learn.model), []
+    m, rows = unwrap_model(learn.model), []
     if not hasattr(m, 'patch_embed'): raise TypeError(f"attention_sizes measures ViTs, not {type(m).__name__}")
     m.eval()
     for s in (list(learn.dls.eval) if sizes is None else sizes):
@@ -316,7 +331,7 @@ def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerp
     last_epoch = learn.epoch if start < epochs else epochs - 1             # (validate resets it)
     df = evaluate_sizes(learn, eval_scaling=eval_scaling).assign(checkpoint='last', epoch=last_epoch)
     if not best: return df
-    m, last = _bare(learn.model), _state(learn.model)
+    m, last = unwrap_model(learn.model), cpu_state_dict(learn.model)
     m.load_state_dict(kb.state)
     best_df = lambda: evaluate_sizes(learn, eval_scaling=eval_scaling).assign(checkpoint='best', epoch=kb.best_epoch)
     try: df = pd.concat([df, best_df()], ignore_index=True)
@@ -346,5 +361,5 @@ def load_learner(fname:str|Path, # a file written by `Learner.export`
     try: return _fastai_load_learner(fname, **kwargs)
     except (EOFError, pickle.UnpicklingError, RuntimeError) as e:
         if isinstance(e, RuntimeError) and 'PytorchStreamReader' not in str(e): raise      # not about the file's bytes
-        raise ValueError(f"{fname}: not a readable exported Learner ({_cause(e)}); it is empty, cut "
+        raise ValueError(f"{fname}: not a readable exported Learner ({error_clause(e)}); it is empty, cut "
                          "short or not written by `learn.export`: export the Learner again, or copy it whole") from None

@@ -9,8 +9,8 @@ from torch import nn
 from fastai.optimizer import Optimizer
 
 # %% auto #0
-__all__ = ['no_weight_decay_names', 'no_decay_names', 'split_no_decay', 'no_decay_param_groups', 'head_splitter', 'ForeachAdam',
-           'ForeachSGD']
+__all__ = ['no_weight_decay_names', 'unwrap_model', 'no_decay_names', 'split_no_decay', 'no_decay_param_groups', 'head_splitter',
+           'ForeachAdam', 'ForeachSGD']
 
 # %% ../nbs/07_optim.ipynb #0237bff9
 def no_weight_decay_names(model:nn.Module, # the model
@@ -19,13 +19,17 @@ def no_weight_decay_names(model:nn.Module, # the model
     return {f'{pre}.{n}' if pre else n for pre, m in model.named_modules()
             if callable(getattr(m, 'no_weight_decay', None)) for n in m.no_weight_decay()}
 
-# %% ../nbs/07_optim.ipynb #a354c658
-def _bare(model:nn.Module)->nn.Module: return getattr(model, 'module', model)   # the model inside a DDP wrapper
+# %% ../nbs/07_optim.ipynb #44405df4
+def unwrap_model(model:nn.Module, # a model, or its DistributedDataParallel wrapper
+                )->nn.Module:
+    "The model inside a `DistributedDataParallel` wrapper (its `module`), or `model` itself."
+    return getattr(model, 'module', model)
 
+# %% ../nbs/07_optim.ipynb #a354c658
 def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
                   )->set:
     "Full names of the parameters kept out of weight decay (see above)."
-    m = _bare(model)
+    m = unwrap_model(model)
     names = no_weight_decay_names(m)
     if not callable(getattr(m, 'no_weight_decay', None)):
         names |= {n for n, _ in m.named_parameters() if n.startswith('pe.') or n.endswith('cls_token')}
@@ -35,7 +39,7 @@ def no_decay_names(model:nn.Module, # the model (or its DistributedDataParallel 
 def split_no_decay(model:nn.Module, # the model (or its DistributedDataParallel wrapper)
                   )->tuple[list, list]:
     "Trainable parameters split into (decayed, not decayed) by `no_decay_names`."
-    m = _bare(model)
+    m = unwrap_model(model)
     names, decay, no_decay = no_decay_names(m), [], []
     for n, p in m.named_parameters():
         if p.requires_grad: (no_decay if n in names else decay).append(p)
@@ -53,7 +57,7 @@ def no_decay_param_groups(model:nn.Module, # the model to optimise
 def head_splitter(model:nn.Module, # a model with a `head` (or its DistributedDataParallel wrapper)
                  )->list:
     "fastai splitter: [backbone, head] parameters, so that `learn.freeze()` trains the head alone."
-    m = _bare(model)
+    m = unwrap_model(model)
     head = {id(p) for p in m.head.parameters()}
     return [[p for p in m.parameters() if id(p) not in head], list(m.head.parameters())]
 

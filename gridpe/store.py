@@ -10,7 +10,7 @@ import pandas as pd
 from fastai.torch_core import rank_distrib
 from .rope import PE_KINDS
 from .files import atomic_file, remove_leftovers
-from .callbacks import _read_checkpoint
+from .callbacks import read_checkpoint
 from .checks import CompareError, cli_flag
 from .config import Config, NOT_IDENTITY, to_json
 from .tasks import TASKS
@@ -99,11 +99,11 @@ def _renamed(d:dict)->dict:
 class StaleError(CompareError):
     "A file of a results folder made with other settings than the job's."
 
-def _settings_of(p:Path)->dict|None:
-    "The recorded settings beside part `p` (parts/<kind>_seed<seed>.json), None for a part without them."
+def _settings_of(p:Path, fix:str)->dict:
+    "The recorded settings beside part `p` (parts/<kind>_seed<seed>.json); a part without them is damaged (`fix`)."
     s = p.with_suffix('.json')
-    if not s.exists(): return None
-    try: d = json.loads(s.read_text()); return _renamed(d['settings'])
+    if not s.exists(): raise CompareError(f"{p} is damaged (no {s.name} beside it): {fix}")
+    try: return _renamed(json.loads(s.read_text())['settings'])
     except (ValueError, KeyError, TypeError):
         raise CompareError(f"{s} is damaged: remove it and {p.name} to train that run again") from None
 
@@ -127,7 +127,7 @@ def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
         raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes "
                            f"{' '.join(map(str, cfg.eval_sizes))}): {fix}")
     redo = f"pass --no-resume to train {pe} seed {seed} again, or remove it"
-    if (old := _settings_of(p)) is not None and fingerprint(old) != fingerprint(cfg):
+    if fingerprint(old := _settings_of(p, fix)) != fingerprint(cfg):
         raise StaleError(f"{p} was made with other settings ({settings_diff(old, cfg.identity())}): {redo}")
     if (last := df.epoch[df.checkpoint == 'last']).isna().any() or set(last) != {cfg.epochs - 1}:
         raise StaleError(f"{p} is a run that ended after epoch {last.iloc[0]} (0-based), not the last of "
@@ -153,7 +153,7 @@ def resumed_runs(cfg:Config, # the job's settings
     for pe in cfg.pe:
         for s in cfg.seeds:
             p = part_path(cfg, pe, s).with_suffix('.json')
-            # a part without settings beside it (or damaged ones) says nothing about resumes
+            # an unfinished run has no settings file, and damaged settings say nothing about resumes
             try: e = (json.loads(p.read_text()).get('provenance') or {}).get('resumed') if p.exists() else None
             except (ValueError, AttributeError): e = None
             if e: out[(pe, s)] = list(e)
@@ -173,16 +173,12 @@ def _holds_results(out:Path)->bool:
             if not free: return True
     return False
 
-def _check_parts(cfg:Config, out:Path, vouched:bool):
+def _check_parts(cfg:Config, out:Path):
     "Read every part of `out`: damaged or stale ones raise; with resume off, a stale part of the job's is removed."
     for p in sorted((out/'parts').glob('*.csv')):
         pe, _, s = p.stem.rpartition('_seed')
         if not (pe and s.isdigit()): raise CompareError(f"{p} is not a part (<kind>_seed<seed>.csv): remove it")
-        try:
-            if not vouched and _settings_of(p) is None:
-                raise StaleError(f"{p} has no settings fingerprint (an older gridpe-compare) and {out} no config.json "
-                                 f"to vouch for it: pass --no-resume to train {pe} seed {s} again, or remove it")
-            read_part(cfg, pe, int(s))
+        try: read_part(cfg, pe, int(s))
         except StaleError:
             if cfg.resume or pe not in cfg.pe or int(s) not in cfg.seeds: raise
             p.unlink(); p.with_suffix('.json').unlink(missing_ok=True)                   # --no-resume: train it again
@@ -192,7 +188,7 @@ def _check_checkpoints(cfg:Config, out:Path, vouched:bool):
     if vouched: return
     for p in sorted((out/'checkpoints').glob('*.pth')):
         pe, _, s = p.stem.rpartition('_seed')
-        try: ck = _read_checkpoint(p)
+        try: ck = read_checkpoint(p)
         except ValueError: continue                           # damaged: load_checkpoint names it if the run resumes
         if isinstance(ck, dict) and ck.get('fingerprint') is not None: continue
         if cfg.resume or pe not in cfg.pe or not s.isdigit() or int(s) not in cfg.seeds:
@@ -213,11 +209,12 @@ def open_folder(cfg:Config):
                 raise CompareError(f"{out} holds results of other settings ({diff}): use another --out, "
                                    f"or remove {out} to start again")
         elif held and (out/'results.csv').exists():
-            raise CompareError(f"{out} holds results.csv but no config.json (an older gridpe-compare?): "
+            # made by hand or copied: nothing says which settings made its rows, and rebuilding it would drop them
+            raise CompareError(f"{out} holds results.csv but no config.json (the settings of its rows): "
                                f"use another --out, or remove {out}")
         if (out/'results.csv').exists():
             read_results(out/'results.csv', f"remove it (it is rebuilt from {out/'parts'})")
-        _check_parts(cfg, out, vouched=held and conf.exists())   # named now, not after hours
+        _check_parts(cfg, out)                                    # named now, not after hours
         _check_checkpoints(cfg, out, vouched=held and conf.exists())
         if not first: return
         for d in ('.', 'parts', 'checkpoints', 'attention'): remove_leftovers(out/d)   # what killed writers left

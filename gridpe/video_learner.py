@@ -6,7 +6,7 @@
 from __future__ import annotations
 import pandas as pd
 from .video_vit import VIDEO_ARCHS, video_vit_nano
-from .learner import NoDecayLearner, _adamw_learner, _validate
+from .learner import NoDecayLearner, adamw_learner, evaluate_loaders
 from .callbacks import Compile
 from fastai.learner import Learner
 
@@ -31,8 +31,8 @@ def video_learner(dls, # video DataLoaders (gridpe.video.video_dls)
     "A fastai Learner for a video ViT with positional embedding `pe`, with the image ViT's (DeiT) recipe."
     arch = VIDEO_ARCHS[arch] if isinstance(arch, str) else arch
     model = arch(n_classes=dls.c, pe=pe, frames=dls.frames, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
-    return _adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp, cbs, path, warmup_epochs,
-                          min_lr, compile)
+    return adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp, cbs, path, warmup_epochs,
+                         min_lr, compile)
 
 # %% ../nbs/07c_video_learner.ipynb #be22b03b
 def evaluate_frames(learn:Learner, # a trained video Learner whose dls carry `eval_frames` DataLoaders
@@ -42,4 +42,4 @@ def evaluate_frames(learn:Learner, # a trained video Learner whose dls carry `ev
     frames = list(learn.dls.eval_frames) if frames is None else frames
     if missing := [t for t in frames if t not in learn.dls.eval_frames]:
         raise ValueError(f"no evaluation DataLoader for clip lengths {missing}: have {list(learn.dls.eval_frames)}")
-    return _validate(learn, {t: learn.dls.eval_frames[t] for t in frames}, 'frames')
+    return evaluate_loaders(learn, {t: learn.dls.eval_frames[t] for t in frames}, 'frames')

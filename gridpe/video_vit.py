@@ -9,7 +9,7 @@ import torch
 from torch import nn, Tensor
 from .checks import check_int, check_positive
 from .rope import PEKind, make_pe, grid_positions
-from .vit import Block, ViT, _config_args
+from .vit import Block, ViT, arch_config
 
 # %% auto #0
 __all__ = ['VIDEO_ARCHS', 'TubeletEmbed', 'VideoViT', 'video_vit_small', 'video_vit_tiny', 'video_vit_nano']
@@ -98,7 +98,7 @@ class VideoViT(nn.Module):
         return self.head(self.forward_features(x)[:, 0])
 
 # %% ../nbs/06b_video_vit.ipynb #3aa1545d
-_video_args = partial(_config_args, VideoViT)              # a config's signature: VideoViT's, with its defaults
+_video_args = partial(arch_config, VideoViT)               # a config's signature: VideoViT's, with its defaults
 
 @_video_args(dim=384, depth=12, n_heads=8)
 def video_vit_small(n_classes:int=400, pe:str='gridpe', **kwargs)->VideoViT:

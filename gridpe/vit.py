@@ -15,7 +15,7 @@ from .rope import PEKind, make_pe, grid_positions, RotaryTable
 from .attention import Attention
 
 # %% auto #0
-__all__ = ['Positions', 'ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'vit_small', 'vit_tiny', 'vit_nano']
+__all__ = ['Positions', 'ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'arch_config', 'vit_small', 'vit_tiny', 'vit_nano']
 
 # %% ../nbs/05_vit.ipynb #fbd11194
 class PatchEmbed(nn.Module):
@@ -147,15 +147,17 @@ class ViT(nn.Module):
     def forward(self, x:Tensor)->Tensor: return self.head(self.forward_features(x)[:, 0])
 
 # %% ../nbs/05_vit.ipynb #a58f68ab
-def _config_args(cls, **model_args):
-    "A config's signature: `cls`'s parameters (fastcore's `delegates`) with `model_args` as their defaults."
+def arch_config(cls:type, # the model class the config builds
+                **model_args, # the config's own defaults for `cls`'s parameters
+               ):
+    "Decorator of a config: `cls`'s parameters as its signature (fastcore's `delegates`), `model_args` as defaults."
     def _f(f):
         sig = inspect.signature(delegates(cls)(f))
         ps = [p.replace(default=model_args.get(p.name, p.default)) for p in sig.parameters.values()]
         f.__signature__, f.model_args = sig.replace(parameters=ps), model_args
         return f
     return _f
-_vit_args = partial(_config_args, ViT)
+_vit_args = partial(arch_config, ViT)
 
 @_vit_args(dim=384, depth=12, n_heads=6)
 def vit_small(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
