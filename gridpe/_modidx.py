@@ -108,6 +108,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'gridpe.checks.check_int': ('checks.html#check_int', 'gridpe/checks.py'),
                                'gridpe.checks.check_max_angle': ('checks.html#check_max_angle', 'gridpe/checks.py'),
                                'gridpe.checks.check_positive': ('checks.html#check_positive', 'gridpe/checks.py'),
+                               'gridpe.checks.compare_main': ('checks.html#compare_main', 'gridpe/checks.py'),
                                'gridpe.checks.skip_cuda_cells': ('checks.html#skip_cuda_cells', 'gridpe/checks.py')},
             'gridpe.compare': { 'gridpe.compare._Help': ('compare.html#_help', 'gridpe/compare.py'),
                                 'gridpe.compare._Help._fill_text': ('compare.html#_help._fill_text', 'gridpe/compare.py'),

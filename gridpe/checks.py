@@ -4,10 +4,10 @@
 
 # %% ../nbs/00_checks.ipynb #597be800
 from __future__ import annotations
-import math, numbers, re, sys
+import importlib.util, math, numbers, re, sys
 
 # %% auto #0
-__all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'skip_cuda_cells']
+__all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'skip_cuda_cells', 'compare_main']
 
 # %% ../nbs/00_checks.ipynb #eab6e754
 def check_int(v, # the value to check
@@ -69,3 +69,12 @@ def skip_cuda_cells(skip:bool|None=None, # skip `#| cuda` cells; default: when t
         skip = not torch.cuda.is_available()
     ip.input_transformers_cleanup[:] = [t for t in ip.input_transformers_cleanup if t is not _skip_cuda]
     if skip: ip.input_transformers_cleanup.append(_skip_cuda)
+
+# %% ../nbs/00_checks.ipynb #xtra0002
+def compare_main(argv:list|None=None, # the command line's arguments; default: sys.argv[1:]
+                ):
+    "The console script `gridpe-compare`: one line saying what to install where fastai is missing, else the command."
+    if importlib.util.find_spec('fastai') is None:
+        sys.exit("gridpe-compare needs the training extra: pip install 'gridpe[train]'")
+    from gridpe.compare import main
+    return main(argv)
