@@ -296,7 +296,7 @@ def bare_venv(venv, names=('torch', 'numpy', 'fastcore')):
                                check=True, text=True, capture_output=True).stdout.strip())
     # each distribution's files below its folder of site-packages (not the scripts and data outside it)
     files = lambda d: {Path(f) for f in d.files or [] if f.parts and f.parts[0] != '..' and not Path(f).is_absolute()}
-    others = [d for d in importlib.metadata.distributions() if _dist(d.metadata['Name']) not in dists]
+    others = [d for d in importlib.metadata.distributions() if _dist(d.metadata['Name'] or '') not in dists]
     for root in {Path(d.locate_file('')) for d in dists.values()}:
         mine = set().union(*(files(d) for d in dists.values() if Path(d.locate_file('')) == root))
         theirs = set().union(*(files(d) for d in others if Path(d.locate_file('')) == root))
@@ -332,7 +332,7 @@ def bare():
         held = sorted(extras & mods(dists))
         absent = sorted(m for m in extras - mods(dists) if not m.startswith('_'))
         print(f"      bare venv: {len(dists)} distributions linked; of the extras' modules it holds "
-              f"{', '.join(held) or 'none'} (torch requires {'them' if len(held) > 1 else 'it'})", flush=True)
+              f"{', '.join(held) or 'none'}, which torch, numpy or fastcore require", flush=True)
         script_tests(f'{venv}/bin/python -I tools/dev/bare.py --core {" ".join(CORE)} --absent {" ".join(absent)}',
                      'bare venv')
 
