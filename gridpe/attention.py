@@ -5,7 +5,6 @@
 # %% ../nbs/03_attention.ipynb #2a2f209f
 from __future__ import annotations
 from contextlib import contextmanager
-import pandas as pd
 import torch
 import torch.nn.functional as F
 from torch import nn, Tensor
@@ -83,8 +82,10 @@ class AttentionRecorder:
                       for h, (d, e) in enumerate(zip(dist, ent))]
         if self.keep_maps: self.maps.setdefault(b, []).append(attn.detach().cpu())
 
-    def df(self)->pd.DataFrame:
-        "Metrics per block and head, averaged over the recorded batches."
+    def df(self):
+        "A pandas DataFrame of the metrics per block and head, averaged over the recorded batches (`gridpe[train]`)."
+        # pandas comes with the training extra: `import gridpe.attention` needs only torch
+        import pandas as pd
         return pd.DataFrame(self.rows).groupby(['block', 'head']).mean().reset_index()
 
 # %% ../nbs/03_attention.ipynb #8d84c195

@@ -4,16 +4,16 @@
 
 # %% ../nbs/08d_compare.ipynb #cmp0000c
 from __future__ import annotations
-import argparse, contextlib, difflib, functools, json, os, re, signal, sys, textwrap, threading, types, typing
+import argparse, contextlib, difflib, functools, importlib.util, json, os, re, signal, sys, textwrap, threading, types, typing
 from pathlib import Path
 from dataclasses import fields, replace
-from .checks import cli_flag
+from .checks import CompareError, cli_flag
 from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_settings, duration, to_json
 from .tasks import TASKS, other_settings
 from fastcore.docments import docments
 
 # %% auto #0
-__all__ = ['cli_parser', 'main']
+__all__ = ['cli_parser', 'need_training_extra', 'main']
 
 # %% ../nbs/08d_compare.ipynb #4b89fe54
 def _arg_type(hint)->tuple:
@@ -203,6 +203,12 @@ def _estimate(cfg:Config)->str:
             + (f"; the job runs on {cfg.device or 'cuda'}, faster" if gpu else '')
             + " (an estimate: the model's FLOPs over this CPU's matrix-product rate, training only)")
 
+# %% ../nbs/08d_compare.ipynb #xtra0002
+def need_training_extra():
+    "CompareError where fastai, which training needs, is not installed (`pip install gridpe` without the train extra)."
+    if importlib.util.find_spec('fastai') is None:
+        raise CompareError("training needs the training extra: pip install 'gridpe[train]'")
+
 # %% ../nbs/08d_compare.ipynb #main0001
 def main(argv=None):
     "Entry point of `gridpe-compare`: the settings from the flags, then the job (or --dry-run's JSON and summary)."
@@ -212,6 +218,8 @@ def main(argv=None):
     try:
         cfg = resolve(**a)
         check_request(cfg)
+        # training, and --estimate's timing, need the training extra; --dry-run alone does not
+        if estimate or not dry: need_training_extra()
         if dry or estimate:
             time = _estimate(cfg) if estimate else None
             print(to_json(cfg), flush=True)

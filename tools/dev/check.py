@@ -1,11 +1,13 @@
 #!/usr/bin/env python
 """Every check CI runs, in order, counted: notebooks and modules in sync, notebooks clean, ruff (pyflakes rules) on
-gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml, README in sync with nbs/index.ipynb
+gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml (the embedding library's in the
+dependencies, the training harness's in the `train` extra), the embedding library imported and run in a bare venv
+(torch and what it requires, numpy, fastcore and gridpe alone: tools/dev/bare.py), README in sync with nbs/index.ipynb
 and its links resolving, every notebook run once, top to bottom, in a fresh Jupyter kernel as a user runs it (its test
 cells included: `nbdev-test` would run the same cells again, so it is not a default check), the docs pages
 (tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error outputs, absolute paths and issue
 numbers), the docs site built from them and checked page by page in headless chromium (tools/dev/site_check.py), the
-wheel built, installed with the timm extra into a fresh venv and smoke-tested there (tools/dev/smoke.py:
+wheel built, installed with the `all` extra into a fresh venv and smoke-tested there (tools/dev/smoke.py:
 every module of the wheel imports, every public name resolves and is used by a notebook test) with README.md's quick
 start run in it as written (tools/dev/quickstart.py), and the main job run once against its committed table
 (tools/dev/main_job.py: its self-test, then equal in a listed environment, within the spread of seeds elsewhere).
@@ -13,9 +15,10 @@ Before the last line it prints each step's time; the last line is `N passed, N f
 anything failed.
 
 Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff,
-imports, readme, setup, jupyter, docs, site, wheel, main_job; `--only=test` runs `nbdev-test` on every notebook)
+imports, bare, readme, setup, driver, jupyter, docs, site, wheel, main_job; `--only=test` runs `nbdev-test` on every
+notebook)
 """
-import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, time, tomllib
+import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, textwrap, time, tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,11 +111,17 @@ def site():
     except Exception as e: rows = [('docs site builds and its pages pass the browser check', False, f'{type(e).__name__}: {e}')]
     for name, ok, detail in rows: record(name, ok, detail)
 
+def build_wheel(out, isolated=True):
+    "gridpe's wheel built into the folder `out` (`python -m build`), recorded; None if it did not build."
+    r = sh(f'{sys.executable} -m build --wheel {"" if isolated else "--no-isolation "}--outdir {out} .')
+    whl = sorted(Path(out).glob('gridpe-*.whl'))
+    ok = r.returncode == 0 and len(whl) == 1
+    record('wheel builds' + ('' if isolated else ' (without build isolation)'), ok, r.stdout[-2000:] + r.stderr[-2000:])
+    return whl[0] if ok else None
+
 def wheel():
     with tempfile.TemporaryDirectory() as tmp:
-        r = sh(f'{sys.executable} -m build --wheel --outdir {tmp}/dist .')
-        whl = sorted(Path(tmp, 'dist').glob('gridpe-*.whl'))
-        record('wheel builds', r.returncode == 0 and len(whl) == 1, r.stdout[-2000:] + r.stderr[-2000:])
+        whl = build_wheel(f'{tmp}/dist')
         if not whl: return
         env = dict(os.environ, GRIDPE_VENV=f'{tmp}/venv')
         venv = f'{tmp}/venv'
@@ -121,8 +130,8 @@ def wheel():
         torch_pair = ' '.join(f"{d}=={x.split('+')[0]}" for d, x in v.items())
         if v['torch'].endswith('+cpu'): torch_pair += ' --index-url https://download.pytorch.org/whl/cpu'
         r = sh(f'{sys.executable} -m venv {venv} && {venv}/bin/python -m pip install -q {os.environ.get("GRIDPE_TORCH", torch_pair)} '
-               f'&& {venv}/bin/python -m pip install -q "gridpe[timm] @ {whl[0].as_uri()}"', env=env)
-        record('wheel installs into a fresh venv with the timm extra (as the README says)', r.returncode == 0,
+               f'&& {venv}/bin/python -m pip install -q "gridpe[all] @ {whl.as_uri()}"', env=env)
+        record('wheel installs into a fresh venv with the all extra (as the README says)', r.returncode == 0,
                r.stdout[-2000:] + r.stderr[-3000:])
         smoke(f'{venv}/bin/python', tmp)
         quickstart(f'{venv}/bin/python', tmp)
@@ -176,32 +185,156 @@ def ruff():
 
 def _dist(name): return re.sub(r'[-_.]+', '-', name).lower()
 
-def imports_declared():
-    """Every third-party module gridpe imports at module level is in [project].dependencies; inside functions, in any
-    extra; inside `try: ... except ImportError` it is optional."""
+# the embedding library: the modules `pip install gridpe` (no extra) imports, with torch, numpy and fastcore alone
+CORE = ('rope', 'fused', 'attention', 'timm_rope')
+# the extra that holds the training harness: the other modules may import it at module level
+HARNESS = 'train'
+
+def _imports(f):
+    """(line, module, where) for each import of the file `f`; where: 'optional' inside `try: ... except ImportError`,
+    'function' inside a function, else 'module'. A relative import's module starts with its dots."""
+    tree = ast.parse(f.read_text())
+    lazy = {id(n) for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in ast.walk(fn)}
+    # try: import x / except ImportError
+    optional = {id(n) for t in ast.walk(tree) if isinstance(t, ast.Try)
+                and any(isinstance(h.type, ast.Name) and h.type.id in ('ImportError', 'ModuleNotFoundError')
+                        for h in t.handlers)
+                for b in t.body for n in ast.walk(b)}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import): names = [a.name for a in n.names]
+        elif isinstance(n, ast.ImportFrom) and n.module: names = ['.' * n.level + n.module]
+        # from . import x
+        elif isinstance(n, ast.ImportFrom): names = ['.' * n.level + a.name for a in n.names]
+        else: continue
+        where = 'optional' if id(n) in optional else 'function' if id(n) in lazy else 'module'
+        for m in names: yield n.lineno, m, where
+
+def core_modules():
+    "CORE and the modules of gridpe/ they import at module level, recursively."
+    found, todo = set(), list(CORE)
+    while todo:
+        m = todo.pop()
+        if m in found: continue
+        found.add(m)
+        for _, x, where in _imports(ROOT/'gridpe'/f'{m}.py'):
+            if where == 'module' and x.startswith(('.', 'gridpe.')):
+                todo.append(x.lstrip('.').removeprefix('gridpe.').split('.')[0])
+    return found
+
+def requirements():
+    "{extra: the distributions it installs} of pyproject.toml, '' the dependencies; `gridpe[...]` in an extra expanded."
     proj = tomllib.loads((ROOT/'pyproject.toml').read_text())['project']
-    req = lambda rs: {_dist(re.split(r'[<>=!~\[; ]', r, maxsplit=1)[0]) for r in rs}
-    deps, extras = req(proj['dependencies']), set().union(*map(req, proj.get('optional-dependencies', {}).values()))
-    provides = importlib.metadata.packages_distributions()
-    problems = []
+    groups = {'': proj['dependencies'], **proj.get('optional-dependencies', {})}
+    def names(extra):
+        out = set()
+        for r in groups[extra]:
+            name = _dist(re.split(r'[<>=!~\[; ]', r, maxsplit=1)[0])
+            if name != 'gridpe': out.add(name)
+            else: out |= set().union(*(names(e.strip()) for e in re.search(r'\[(.*?)\]', r)[1].split(',')))
+        return out
+    return {e: names(e) for e in groups}
+
+def imports_declared():
+    """Every third-party module gridpe imports at module level is in [project].dependencies (the embedding library:
+    CORE and what it imports) or in them or the `train` extra (the other modules); inside functions, in any extra;
+    inside `try: ... except ImportError` it is optional."""
+    reqs = requirements()
+    allowed = {'core': reqs[''], 'module': reqs[''] | reqs[HARNESS], 'function': set().union(*reqs.values())}
+    say = {'core': "in [project].dependencies (an embedding library's module: `pip install gridpe` imports it)",
+           'module': f'in [project].dependencies or the {HARNESS} extra', 'function': 'in dependencies or an extra'}
+    core, provides, problems = core_modules(), importlib.metadata.packages_distributions(), []
     for f in sorted((ROOT/'gridpe').glob('*.py')):
         if f.name == '_modidx.py': continue
-        tree = ast.parse(f.read_text())
-        lazy = {id(n) for fn in ast.walk(tree) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(fn)}
-        optional = {id(n) for t in ast.walk(tree) if isinstance(t, ast.Try)                 # try: import x / except ImportError
-                    and any(isinstance(h.type, ast.Name) and h.type.id in ('ImportError', 'ModuleNotFoundError') for h in t.handlers)
-                    for b in t.body for n in ast.walk(b)}
-        for n in ast.walk(tree):
-            if id(n) in optional: continue
-            names = ([a.name for a in n.names] if isinstance(n, ast.Import) else
-                     [n.module] if isinstance(n, ast.ImportFrom) and n.level == 0 and n.module else [])
-            for m in {x.split('.')[0] for x in names} - set(sys.stdlib_module_names) - {'__future__', 'gridpe'}:
-                dists = {_dist(d) for d in provides.get(m, [])}
-                if not dists: problems.append(f'{f.name}:{n.lineno}: imports {m}, which no installed distribution provides')
-                elif not dists & (deps | extras if id(n) in lazy else deps):
-                    problems.append(f"{f.name}:{n.lineno}: imports {m} ({', '.join(sorted(dists))}) but pyproject.toml does not declare it"
-                                    + (' (in dependencies or an extra)' if id(n) in lazy else ' in [project].dependencies'))
-    record('every third-party import of gridpe/ is declared in pyproject.toml', not problems, '\n'.join(problems))
+        seen = set()
+        for line, m, where in _imports(f):
+            top = m.split('.')[0]
+            if where == 'optional' or top in ('', '__future__', 'gridpe') or top in sys.stdlib_module_names: continue
+            if (line, top) in seen: continue
+            seen.add((line, top))
+            where = 'core' if where == 'module' and f.stem in core else where
+            dists = {_dist(d) for d in provides.get(top, [])}
+            if not dists: problems.append(f'{f.name}:{line}: imports {top}, which no installed distribution provides')
+            elif not dists & allowed[where]:
+                problems.append(f"{f.name}:{line}: imports {top} ({', '.join(sorted(dists))}) but pyproject.toml does "
+                                f"not declare it {say[where]}")
+    record(f'every third-party import of gridpe/ is declared in pyproject.toml (the embedding library, '
+           f"{', '.join(sorted(core))}: in the dependencies)", not problems, '\n'.join(problems))
+
+def closure(names):
+    """The installed distributions `names` and those they require here, recursively ({name: distribution}): markers
+    evaluated for this Python, requested extras followed; a requirement this environment lacks is left out."""
+    from packaging.requirements import Requirement
+    found, seen, todo = {}, set(), [(n, '') for n in names]
+    while todo:
+        name, extra = todo.pop()
+        if (_dist(name), extra) in seen: continue
+        seen.add((_dist(name), extra))
+        try: d = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError: continue
+        found[_dist(name)] = d
+        for r in map(Requirement, d.requires or []):
+            if not r.marker or r.marker.evaluate({'extra': extra}): todo += [(r.name, e) for e in ('', *r.extras)]
+    return found
+
+def _link(src, dst, mine, theirs):
+    """Link into the folder `dst` each entry of the folder `src` that a path of `mine` starts with; an entry that a
+    path of `theirs` (another distribution's) also starts with becomes a folder, linked entry by entry."""
+    for top in sorted({p.parts[0] for p in mine}):
+        if top in {p.parts[0] for p in theirs} and (src/top).is_dir():
+            below = lambda ps: {Path(*p.parts[1:]) for p in ps if p.parts[0] == top and len(p.parts) > 1}
+            (dst/top).mkdir(exist_ok=True)
+            _link(src/top, dst/top, below(mine), below(theirs))
+        elif (src/top).exists() and not (dst/top).exists(): (dst/top).symlink_to(src/top)
+
+def bare_venv(venv, names=('torch', 'numpy', 'fastcore')):
+    """A venv at `venv` without pip or system site packages, into whose site-packages the installed distributions
+    `names` and what they require (`closure`) are linked from this environment (no download); returns them."""
+    dists = closure(names)
+    subprocess.run([sys.executable, '-m', 'venv', '--without-pip', str(venv)], check=True)
+    site = Path(subprocess.run([f'{venv}/bin/python', '-c', 'import sysconfig; print(sysconfig.get_path("purelib"))'],
+                               check=True, text=True, capture_output=True).stdout.strip())
+    # each distribution's files below its folder of site-packages (not the scripts and data outside it)
+    files = lambda d: {Path(f) for f in d.files or [] if f.parts and f.parts[0] != '..' and not Path(f).is_absolute()}
+    others = [d for d in importlib.metadata.distributions() if _dist(d.metadata['Name'] or '') not in dists]
+    for root in {Path(d.locate_file('')) for d in dists.values()}:
+        mine = set().union(*(files(d) for d in dists.values() if Path(d.locate_file('')) == root))
+        theirs = set().union(*(files(d) for d in others if Path(d.locate_file('')) == root))
+        _link(root, site, mine, theirs)
+    return dists
+
+def bare():
+    """The embedding library as `pip install gridpe` (no extra) installs it: a venv of torch and what it requires,
+    numpy and fastcore (`bare_venv`), gridpe's wheel installed into it without dependencies, and tools/dev/bare.py run
+    with its Python: CORE imports, every extra's modules are missing, a small example runs, `gridpe-compare` says what
+    to install."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # without build isolation: setuptools from this environment, so no index is needed
+        whl = build_wheel(f'{tmp}/dist', isolated=False)
+        if not whl: return
+        venv = Path(tmp)/'venv'
+        try: dists = bare_venv(venv)
+        except Exception as e:
+            record('bare venv (torch, numpy, fastcore and what they require) built', False, f'{type(e).__name__}: {e}')
+            return
+        # outside the source tree and without PYTHONPATH: pip must not take a checkout's gridpe for an installed one
+        env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+        r = subprocess.run([sys.executable, '-m', 'pip', '--python', f'{venv}/bin/python', 'install', '-q', '--no-deps',
+                            '--no-index', str(whl)], cwd=tmp, env=env, text=True, capture_output=True)
+        record('gridpe installs into the bare venv without dependencies', r.returncode == 0, r.stdout + r.stderr)
+        if r.returncode: return
+        # every extra's modules (as this environment maps distributions to them), less those the venv holds
+        by_dist = {}
+        for m, ds in importlib.metadata.packages_distributions().items():
+            for d in ds: by_dist.setdefault(_dist(d), set()).add(m)
+        mods = lambda ds: set().union(*(by_dist.get(d, {d.replace('-', '_')}) for d in ds))
+        extras = mods(set().union(*requirements().values()) - set(requirements()['']))
+        held = sorted(extras & mods(dists))
+        absent = sorted(m for m in extras - mods(dists) if not m.startswith('_'))
+        print(f"      bare venv: {len(dists)} distributions linked; of the extras' modules it holds "
+              f"{', '.join(held) or 'none'}, which torch, numpy or fastcore require", flush=True)
+        script_tests(f'{venv}/bin/python -I tools/dev/bare.py --core {" ".join(CORE)} --absent {" ".join(absent)}',
+                     'bare venv')
 
 def readme():
     r = sh(f'{sys.executable} tools/dev/readme.py --check')
@@ -210,19 +343,20 @@ def readme():
     record('every relative link and image of README.md exists in the repository', r.returncode == 0, r.stdout + r.stderr)
 
 def script_tests(test, name):
-    "Each PASS or FAIL line of the shell test `test` recorded as a check of the script `name`."
-    r = sh(f'bash {test}')
-    lines = [l for l in r.stdout.splitlines() if l.startswith(('PASS', 'FAIL'))]
-    for l in lines: record(f'{name}: ' + l[6:], l.startswith('PASS'), r.stdout[-2000:] + r.stderr[-2000:])
-    if not lines or r.returncode: record(f'{test} ran', False, r.stdout[-2000:] + r.stderr[-2000:])
+    "Each PASS or FAIL line of the test command `test` recorded as a check of `name`."
+    r = sh(test)
+    # each PASS or FAIL line with the indented lines after it (what a failure says)
+    blocks = re.findall(r'^((?:PASS|FAIL)  .*)\n((?:[ \t].*\n)*)', r.stdout, re.M)
+    for l, more in blocks: record(f'{name}: ' + l[6:], l.startswith('PASS'), textwrap.dedent(more) or r.stdout[-2000:])
+    if not blocks or r.returncode: record(f'{test} ran', False, r.stdout[-2000:] + r.stderr[-2000:])
 
 def setup():
     "tools/dev/setup_test.sh: how setup.sh chooses torch, shows its steps, and keeps what a second call finds installed."
-    script_tests('tools/dev/setup_test.sh', 'setup.sh')
+    script_tests('bash tools/dev/setup_test.sh', 'setup.sh')
 
 def driver():
     "tools/gpu/run_set_test.sh: the experiments' driver starts the order's runs, less those done, and none too late."
-    script_tests('tools/gpu/run_set_test.sh', 'run_set.sh')
+    script_tests('bash tools/gpu/run_set_test.sh', 'run_set.sh')
 
 def main_job():
     """The main job's check tested on its committed seeds and plants (tools/dev/main_job.py --self-test), then the main
@@ -240,7 +374,8 @@ def main_job():
 CHECKS = dict(  # name: check, in the order CI runs them
     export=lambda: unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)'),
     clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
-    ruff=ruff, imports=imports_declared, readme=readme, setup=setup, driver=driver, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, site=site,
+    ruff=ruff, imports=imports_declared, bare=bare, readme=readme,
+    setup=setup, driver=driver, test=nbdev_test, jupyter=jupyter_all, docs=proc_docs, site=site,
     wheel=wheel,
     main_job=main_job)
 # what CI runs: each notebook once (in Jupyter); `test` runs the same cells again under nbdev-test

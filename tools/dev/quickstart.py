@@ -3,7 +3,7 @@
 (a block ending in an expression shows its repr), each shown value compared with the README's output block after it.
 
 CI runs it with the Python of a fresh venv that holds only the wheel installed with the README's extra
-(`gridpe[timm]`) and torch, from a folder outside the source tree (tools/dev/check.py). The last line is
+(`gridpe[all]`) and torch, from a folder outside the source tree (tools/dev/check.py). The last line is
 `N blocks ran, N outputs as in README.md`; the exit code is 1 if a block failed or an output differs.
 Usage: python tools/dev/quickstart.py [README.md]
 """

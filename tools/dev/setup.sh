@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Create ./.venv (if missing) and install gridpe into it, editable, with its dev and docs tools and torch; then KaTeX
-# for the Quarto-free docs site (`npm ci` in tools/dev/site, skipped while its node_modules is current). Each step
-# prints one line with the seconds so far; pip shows its own progress.
+# Create ./.venv (if missing) and install gridpe into it, editable, with its training harness (the train extra), its
+# dev and docs tools and torch; then KaTeX for the Quarto-free docs site (`npm ci` in tools/dev/site, skipped while its
+# node_modules is current). Each step prints one line with the seconds so far; pip shows its own progress.
 # torch: kept where torch and torchvision are installed. Otherwise, on Linux without an NVIDIA GPU, torch's CPU build
 # from torch's CPU index (GRIDPE_CPU_INDEX) where that answers within 5 s; else torch and torchvision from pip's index,
 # after one line saying which build that is and roughly how large. GRIDPE_TORCH sets what pip installs instead, e.g.
@@ -75,13 +75,13 @@ here = url.get('url') == 'file://' + os.getcwd() and url.get('dir_info', {}).get
 print('yes' if here and os.path.getmtime(d._path) > os.path.getmtime('pyproject.toml') else '')
 EOF
 )
-if [ "$current" = yes ] && installed nbdev myst-nb playwright >/dev/null; then
+if [ "$current" = yes ] && installed fastai nbdev myst-nb playwright >/dev/null; then
   step "gridpe is installed from here and pyproject.toml is unchanged since: kept"
 else
-  step "installing gridpe from here, editable, with its dev and docs tools"
+  step "installing gridpe from here, editable, with its training harness and its dev and docs tools"
   # PYTHONWARNINGS: setuptools warns on every editable install ("Editable installation ... be careful")
-  PYTHONWARNINGS=ignore quiet_pip install -e ".[dev,docs]" || true
-  python -c "import gridpe, nbdev, myst_nb, playwright" || { echo "gridpe did not install"; exit 1; }
+  PYTHONWARNINGS=ignore quiet_pip install -e ".[train,dev,docs]" || true
+  python -c "import gridpe, fastai, nbdev, myst_nb, playwright" || { echo "gridpe did not install"; exit 1; }
 fi
 
 SITE=tools/dev/site
