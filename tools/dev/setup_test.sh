@@ -4,10 +4,7 @@
 # each step, and a second call where .venv is set up installs nothing. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-passed=0 failed=0
-check() {
-  if eval "$2"; then echo "PASS  $1"; passed=$((passed + 1)); else echo "FAIL  $1"; failed=$((failed + 1)); fi
-}
+source tools/dev/shell_checks.sh
 tmp=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -55,5 +52,4 @@ if [ -x "${GRIDPE_VENV:-.venv}/bin/python" ]; then
 else
   echo "skip  a second call: there is no ${GRIDPE_VENV:-.venv} yet (bash tools/dev/setup.sh makes it, in minutes)"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary

@@ -5,10 +5,7 @@
 # Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-passed=0 failed=0
-check() {
-  if eval "$2"; then echo "PASS  $1"; passed=$((passed + 1)); else echo "FAIL  $1"; failed=$((failed + 1)); fi
-}
+source tools/dev/shell_checks.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # the stand-in: one line per call, the seed and the arm's folder
@@ -39,5 +36,4 @@ check "no run starts with fewer than MIN_LEFT seconds left" '[ ! -s "$tmp/calls"
 flags=$(SET=resolution bash tools/gpu/run_set.sh --flags rope_axial_gspec)
 check "--flags gives an arm's kind and options" \
   '[[ "$flags" == *"--size 16"*"--pe rope_axial --pe-options rope_axial={\"pe_per_block\":false,"* ]]'
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+summary
