@@ -8,6 +8,7 @@ from .rope import grid_positions, RotaryPE, Scaling, check_scaling, set_scaling
 from .attention import record_attention
 from .checks import check_choice
 from .vit import vit_small, ARCHS
+from .video_vit import VIDEO_ARCHS
 from .pct import pct, PCT_ARCHS
 from .scene_vit import scene_vit, SCENE_ARCHS
 from .optim import unwrap_model, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
@@ -152,9 +153,9 @@ def adamw_learner(dls, # DataLoaders of a classification task
     else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
     return _precision(learn, amp)
 
-def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
+def vit_learner(dls, # image or clip DataLoaders (gridpe.images.image_dls, gridpe.video.video_dls)
                 pe:str='gridpe', # positional embedding kind
-                arch=vit_small, # a ViT constructor (vit_small, vit_tiny, vit_nano) or its name
+                arch=vit_small, # a ViT or video ViT constructor (vit_small, …, video_vit_nano) or its name
                 lr:float|None=None, # peak learning rate; 5e-4 × bs / 512 by default
                 wd:float=0.05, # weight decay of the decayed parameters
                 label_smoothing:float=0.1, # label smoothing
@@ -168,9 +169,11 @@ def vit_learner(dls, # image DataLoaders (gridpe.images.image_dls)
                 compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
                 **model_kwargs, # passed to the architecture (n_heads, patch_size, drop_path, pe_kwargs…)
                )->NoDecayLearner:
-    "A fastai Learner for a ViT with positional embedding `pe`, with the paper's (DeiT) recipe."
-    arch = ARCHS[arch] if isinstance(arch, str) else arch
-    model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **model_kwargs)
+    "A fastai Learner for a ViT (images) or a video ViT (clips) with positional embedding `pe`, the paper's (DeiT) recipe."
+    arch = {**ARCHS, **VIDEO_ARCHS}[arch] if isinstance(arch, str) else arch
+    # clip DataLoaders (video_dls) carry the training clip length, which the video ViT takes too
+    clips = {'frames': dls.frames} if hasattr(dls, 'frames') else {}
+    model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **clips, **model_kwargs)
     return adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp,
                          [*_mix_cbs(mixup, cutmix), *L(cbs)], path, warmup_epochs, min_lr, compile)
 

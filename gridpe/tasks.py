@@ -299,7 +299,7 @@ class SceneTask(Task):
 class VideoTask(Task):
     "Video ViTs on clips."
     name, about, archs = 'video', 'video ViTs on clips', DeferredDict('video_vit', 'VIDEO_ARCHS')
-    samples, modules = 'clips', ('video', 'video_learner', 'video_vit')
+    samples, modules = 'clips', ('video', 'learner', 'video_vit')
     defaults = dict(
         arch='video_vit_nano', n_heads=2, patch_size=6, tubelet=1, time_scale=1., epochs=4, size=24, frames=8,
         bs=64, lr=2e-3, eval_sizes=[18, 24, 36, 48], eval_frames=[4, 8, 12, 16], eval_scaling=['none'], clips=1600,
@@ -331,11 +331,11 @@ class VideoTask(Task):
                          eval_frames=cfg.eval_frames)
 
     def learner(self, dls, kind, cfg, cbs=None, recipe=True):
-        from gridpe.video_learner import video_learner
+        from gridpe.learner import vit_learner
         r = dict(wd=cfg.wd, label_smoothing=cfg.label_smoothing, warmup_epochs=cfg.warmup_epochs,
                  min_lr=cfg.min_lr, compile=cfg.compile) if recipe else {}
-        return video_learner(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
-                             **model_kwargs(cfg, kind))
+        return vit_learner(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
+                           **model_kwargs(cfg, kind))
 
 # %% ../nbs/07d_tasks.ipynb #task008b
 TASKS = {t.name: t for t in (ImageTask(), PointsTask(), SceneTask(), VideoTask())}

@@ -8,8 +8,8 @@ from functools import partial
 import torch
 from torch import nn, Tensor
 from .checks import check_int, check_positive
-from .rope import PEKind, make_pe, grid_positions
-from .vit import Block, ViT, arch_config
+from .rope import PEKind, grid_positions
+from .vit import ViT, arch_config
 
 # %% auto #0
 __all__ = ['VIDEO_ARCHS', 'TubeletEmbed', 'VideoViT', 'video_vit_small', 'video_vit_tiny', 'video_vit_nano']
@@ -36,7 +36,7 @@ class TubeletEmbed(nn.Module):
         return x.flatten(2).transpose(1, 2), tuple(x.shape[-3:])
 
 # %% ../nbs/06b_video_vit.ipynb #b268d60a
-class VideoViT(nn.Module):
+class VideoViT(ViT):
     "Video transformer with a pluggable positional embedding of (t, y, x); runs at any clip length and frame size."
     def __init__(self, n_classes:int=400, # output classes
                  pe:PEKind='gridpe', # the positional embedding's kind
@@ -55,47 +55,21 @@ class VideoViT(nn.Module):
                  layer_scale:float|None=None, # LayerScale gains' initial value; None: no LayerScale
                  time_scale:float=1., # one frame step in patch steps: positions (time_scale · frame, row, column)
                 ):
-        super().__init__()
-        if dim % n_heads: raise ValueError(f"dim={dim} is not divisible by n_heads={n_heads}")
+        nn.Module.__init__(self)
         if frames % tubelet or img_size % patch_size:
             raise ValueError(f"frames={frames} and img_size={img_size} must be multiples of tubelet={tubelet} and "
                              f"patch_size={patch_size}")
-        self.pe_kind, self.time_scale = pe, check_positive(time_scale, 'time_scale')
-        self.train_grid = (frames // tubelet, img_size // patch_size, img_size // patch_size)
-        self.patch_embed = TubeletEmbed(tubelet, patch_size, in_chans, dim)
-        self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))
-        self.pe = make_pe(pe, dim // n_heads, n_heads, 3, grid=self.train_grid, depth=depth, per_block=pe_per_block,
-                          **(pe_kwargs or {}))
-        self.blocks = nn.ModuleList(Block(dim, n_heads, mlp_ratio, drop_path * i / max(depth - 1, 1),
-                                          layer_scale=layer_scale) for i in range(depth))
-        self.norm, self.head = nn.LayerNorm(dim, eps=1e-6), nn.Linear(dim, n_classes)
-        self.apply(ViT._init)
-        nn.init.trunc_normal_(self.cls_token, std=0.02)
+        self.time_scale = check_positive(time_scale, 'time_scale')
+        grid = (frames // tubelet, img_size // patch_size, img_size // patch_size)
+        self.build(TubeletEmbed(tubelet, patch_size, in_chans, dim), grid, n_classes, pe, dim, depth, n_heads,
+                   mlp_ratio, drop_path, pe_kwargs, pe_per_block, layer_scale)
 
-    def no_weight_decay(self)->set[str]:
-        "Parameters kept out of weight decay: the CLS token and the embedding's own."
-        return {'cls_token'} | {f'pe.{n}' for n in self.pe.no_weight_decay()}
-
-    def tubelet_positions(self, grid:tuple, # the tubelet grid: T/t, H/p, W/p
-                          device=None, # device of the result
-                         )->Tensor:
+    def token_positions(self, grid:tuple, # the tubelet grid: T/t, H/p, W/p
+                        device=None, # device of the result
+                       )->Tensor:
         "Positions (time_scale · first frame, row, column) of the tubelets, (1, N, 3)."
         scale = torch.tensor([self.time_scale * self.patch_embed.tubelet, 1., 1.], device=device)
         return grid_positions(*grid, device=device) * scale
-
-    def forward_features(self, x:Tensor)->Tensor:
-        "Token features after the last norm: (B, 1 + N, dim)."
-        tok, grid = self.patch_embed(x)                                               # B, N, dim
-        tok, table = self.pe.encode(tok, self.tubelet_positions(grid, x.device), grid)  # + APE, or the rotary table
-        x = torch.cat([self.cls_token.expand(len(tok), -1, -1), tok], 1)
-        tables = [None] * len(self.blocks) if table is None else table.blocks(len(self.blocks))
-        for blk, t in zip(self.blocks, tables): x = blk(x, t, n_prefix=1)
-        return self.norm(x)
-
-    def forward(self, x:Tensor, # clips: B, T, C, H, W
-               )->Tensor:
-        "Class logits: (B, n_classes)."
-        return self.head(self.forward_features(x)[:, 0])
 
 # %% ../nbs/06b_video_vit.ipynb #3aa1545d
 _video_args = partial(arch_config, VideoViT)               # a config's signature: VideoViT's, with its defaults

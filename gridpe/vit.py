@@ -101,15 +101,32 @@ class ViT(nn.Module):
                  positions:Positions='index',
                 ):
         super().__init__()
-        if dim % n_heads: raise ValueError(f"dim={dim} is not divisible by n_heads={n_heads}")
         if img_size % patch_size: raise ValueError(f"img_size={img_size} is not divisible by patch_size={patch_size}")
-        positions = check_choice(positions, Positions, 'positions')
-        self.pe_kind, self.patch_size, self.positions = pe, patch_size, positions
-        self.train_grid = (img_size // patch_size,) * 2
-        self.patch_embed = PatchEmbed(patch_size, in_chans, dim)
+        self.patch_size, self.positions = patch_size, check_choice(positions, Positions, 'positions')
+        self.build(PatchEmbed(patch_size, in_chans, dim), (img_size // patch_size,) * 2, n_classes, pe, dim, depth,
+                   n_heads, mlp_ratio, drop_path, pe_kwargs, pe_per_block, layer_scale)
+
+    def build(self,
+              tokenizer:nn.Module, # inputs → (tokens: B, N, dim; their grid)
+              train_grid:tuple, # the tokens' grid at the training size (the APE table's grid; one axis per position axis)
+              n_classes:int, # the rest: as the constructor's
+              pe:PEKind,
+              dim:int,
+              depth:int,
+              n_heads:int,
+              mlp_ratio:float,
+              drop_path:float,
+              pe_kwargs:dict|None,
+              pe_per_block:bool|None,
+              layer_scale:float|None,
+             ):
+        "The transformer around `tokenizer`: CLS token, the embedding of the grid's axes, blocks, norm and head."
+        if dim % n_heads: raise ValueError(f"dim={dim} is not divisible by n_heads={n_heads}")
+        self.pe_kind, self.train_grid = pe, train_grid
+        self.patch_embed = tokenizer
         self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))
-        self.pe = make_pe(pe, dim // n_heads, n_heads, 2, grid=self.train_grid, depth=depth, per_block=pe_per_block,
-                          **(pe_kwargs or {}))
+        self.pe = make_pe(pe, dim // n_heads, n_heads, len(train_grid), grid=train_grid, depth=depth,
+                          per_block=pe_per_block, **(pe_kwargs or {}))
         self.blocks = nn.ModuleList(Block(dim, n_heads, mlp_ratio, drop_path * i / max(depth - 1, 1),
                                           layer_scale=layer_scale) for i in range(depth))
         self.norm, self.head = nn.LayerNorm(dim, eps=1e-6), nn.Linear(dim, n_classes)
@@ -126,7 +143,7 @@ class ViT(nn.Module):
         "Parameters kept out of weight decay (timm's convention): the CLS token and the embedding's own."
         return {'cls_token'} | {f'pe.{n}' for n in self.pe.no_weight_decay()}
 
-    def patch_positions(self, grid:tuple, # the patch grid: rows, columns
+    def token_positions(self, grid:tuple, # the patch grid: rows, columns
                         device=None, # device of the result
                        )->Tensor:
         "Positions of the patches given to the embedding, (1, N, 2): see `positions`."
@@ -138,7 +155,7 @@ class ViT(nn.Module):
         "Token features after the last norm: (B, 1 + N, dim)."
         tok, grid = self.patch_embed(x)                                           # B, N, dim
         # + APE, or the rotary table(s) once
-        tok, table = self.pe.encode(tok, self.patch_positions(grid, x.device), grid)
+        tok, table = self.pe.encode(tok, self.token_positions(grid, x.device), grid)
         x = torch.cat([self.cls_token.expand(len(tok), -1, -1), tok], 1)
         tables = [None] * len(self.blocks) if table is None else table.blocks(len(self.blocks))   # each block's table
         for blk, t in zip(self.blocks, tables): x = blk(x, t, n_prefix=1)
