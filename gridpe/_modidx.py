@@ -596,7 +596,6 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                               'gridpe.video.stack_clips': ('video.html#stack_clips', 'gridpe/video.py'),
                               'gridpe.video.video_dls': ('video.html#video_dls', 'gridpe/video.py'),
                               'gridpe.video.video_folder': ('video.html#video_folder', 'gridpe/video.py'),
-                              'gridpe.video.video_items': ('video.html#video_items', 'gridpe/video.py'),
                               'gridpe.video.video_npz': ('video.html#video_npz', 'gridpe/video.py'),
                               'gridpe.video.write_video': ('video.html#write_video', 'gridpe/video.py')},
             'gridpe.video_learner': { 'gridpe.video_learner.evaluate_frames': ( 'video_learner.html#evaluate_frames',

@@ -53,8 +53,10 @@ def find_split(root:Path, # dataset root
 # %% ../nbs/04a_formats.ipynb #7076637e
 def folder_items(split_dir:Path, # a split folder with one sub-folder per class
                  classes:list|None=None, # classes to take, in label order; every sub-folder (sorted) by default
+                 exts:set=IMG_EXTS, # the file suffixes to take (lower case): images, or `gridpe.video.VIDEO_EXTS`
+                 what:str='images', # what the files are, in the message for an empty class folder
                 )->tuple[list, list, list]:
-    "Image paths, labels and class names of an ImageFolder split; errors for missing classes and empty class folders."
+    "File paths, labels and class names of a split of class folders; errors for missing classes and empty folders."
     split_dir = Path(split_dir)
     present = sorted(d.name for d in split_dir.iterdir() if d.is_dir())
     classes = present if classes is None else list(classes)
@@ -64,8 +66,8 @@ def folder_items(split_dir:Path, # a split folder with one sub-folder per class
     if not classes: raise ValueError(f"{split_dir} has no class folders")
     paths, labels = [], []
     for i, c in enumerate(classes):
-        fs = sorted(f for f in (split_dir/c).iterdir() if f.suffix.lower() in IMG_EXTS)
-        if not fs: raise ValueError(f"class folder {split_dir/c} has no images ({', '.join(sorted(IMG_EXTS))})")
+        fs = sorted(f for f in (split_dir/c).iterdir() if f.suffix.lower() in exts)
+        if not fs: raise ValueError(f"class folder {split_dir/c} has no {what} ({', '.join(sorted(exts))})")
         paths += fs; labels += [i] * len(fs)
     return paths, labels, classes
 

@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from .checks import check_int, check_choice
 from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image
-from .formats import find_split, cached, files_key, DATA_DIR
+from .formats import find_split, folder_items, cached, files_key, DATA_DIR
 from .moving import moving_clips, motion_classes, MotionLabel
 from fastcore.basics import str_enum, patch
 from fasttransform import ItemTransform
@@ -22,9 +22,9 @@ from fastai.vision.core import TensorImage, show_image
 import fastai.vision.learner  # noqa: F401  (registers fastai's show_batch, show_results for images)
 
 # %% auto #0
-__all__ = ['Sampling', 'ShortClip', 'VIDEO_EXTS', 'frame_indices', 'write_video', 'read_video', 'VideoSet', 'video_items',
-           'decode_videos', 'video_folder', 'video_npz', 'moving_fashion_mnist', 'TensorVideo', 'VideoBatchTfm',
-           'clip_stats', 'VideoDataLoaders', 'video_dls', 'stack_clips', 'load_video']
+__all__ = ['Sampling', 'ShortClip', 'VIDEO_EXTS', 'frame_indices', 'write_video', 'read_video', 'VideoSet', 'decode_videos',
+           'video_folder', 'video_npz', 'moving_fashion_mnist', 'TensorVideo', 'VideoBatchTfm', 'clip_stats',
+           'VideoDataLoaders', 'video_dls', 'stack_clips', 'load_video']
 
 # %% ../nbs/04f_video.ipynb #47e483db
 # how T frames are taken from a clip: the centres of T equal segments, or every stride-th frame of a middle window
@@ -126,23 +126,6 @@ class _ClipPositions:
 # %% ../nbs/04f_video.ipynb #1e94a871
 VIDEO_EXTS = {'.mp4', '.avi', '.webm', '.mkv', '.mov'}
 
-def video_items(split_dir:Path, # a split folder with one sub-folder per class
-                classes:list|None=None, # classes to take, in label order; every sub-folder (sorted) by default
-               )->tuple[list, list, list]:
-    "Clip paths, labels and class names of a split; errors for missing classes and class folders without clips."
-    split_dir = Path(split_dir)
-    present = sorted(d.name for d in split_dir.iterdir() if d.is_dir())
-    classes = present if classes is None else list(classes)
-    if missing := [c for c in classes if c not in present]:
-        raise ValueError(f"{split_dir} lacks class folders {', '.join(missing[:20])}")
-    if not classes: raise ValueError(f"{split_dir} has no class folders")
-    paths, labels = [], []
-    for i, c in enumerate(classes):
-        fs = sorted(f for f in (split_dir/c).iterdir() if f.suffix.lower() in VIDEO_EXTS)
-        if not fs: raise ValueError(f"class folder {split_dir/c} has no clips ({', '.join(sorted(VIDEO_EXTS))})")
-        paths += fs; labels += [i] * len(fs)
-    return paths, labels, classes
-
 # %% ../nbs/04f_video.ipynb #16ffb40c
 def _read_chunk(args):
     paths, kw = args
@@ -189,8 +172,8 @@ def video_folder(root:str|Path, # dataset root with train and test (or val) spli
                 )->dict:
     "A video folder tree decoded into memory: {'train': VideoSet, 'test': VideoSet}."
     tr, te = find_split(root, ('train',)), find_split(root, ('test', 'val', 'valid', 'validation'))
-    p_tr, y_tr, classes = video_items(tr, classes)
-    p_te, y_te, _ = video_items(te, classes)
+    p_tr, y_tr, classes = folder_items(tr, classes, VIDEO_EXTS, 'clips')
+    p_te, y_te, _ = folder_items(te, classes, VIDEO_EXTS, 'clips')
     # unset: pad, as asked for, but refuse a split whose clips are all too short below
     how = 'pad' if short is None else str(check_choice(short, ShortClip, 'short'))
     kw = dict(frames=check_int(frames, 'frames'), size=check_int(size or _typical_side(p_tr), 'size'),
