@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_rope.ipynb #63366478
 from __future__ import annotations
-import json, math, numbers, warnings
+import json, math, warnings
 from typing import NamedTuple
 import torch
 import torch.nn.functional as F
@@ -13,15 +13,14 @@ from fastcore.basics import str_enum
 from .checks import check_int, check_choice
 from .simplex import grid_frequencies, random_rotation, check_ratio, ratio_from_base, GridPEWarning
 from .simplex import n_scales, n_directions, scale_frequencies, Directions
+from .positions import grid_positions, values_checkable, check_pos, PosAug, check_pos_aug, augment_positions
+from .scaling import Scaling, position_extent, direction_scales, yarn_temperature, check_scaling, scale_freqs
 
 # %% auto #0
-__all__ = ['Scaling', 'Spectrum', 'PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable',
-           'grid_positions', 'check_pos', 'PosAug', 'check_pos_aug', 'augment_positions', 'pe_state', 'describe_pe',
-           'PosEmbed', 'position_extent', 'directional_extent', 'direction_scales', 'ntk_exponent', 'yarn_ramp',
-           'yarn_temperature', 'check_scaling', 'scale_freqs', 'RotaryPE', 'GridPE', 'pairs_per_axis',
-           'axial_frequencies', 'axial_gridpe_frequencies', 'RoPEAxial', 'mixed_frequencies', 'RoPEMixed',
-           'sample_table', 'LearnedAPE', 'NoPE', 'default_parts', 'composed_frequencies', 'check_parts', 'ComposedPE',
-           'make_pe', 'set_scaling']
+__all__ = ['Spectrum', 'PEKind', 'PE_KINDS', 'check_theta', 'rotate_pairs', 'apply_rope', 'RotaryTable', 'pe_state',
+           'describe_pe', 'PosEmbed', 'RotaryPE', 'GridPE', 'pairs_per_axis', 'axial_frequencies',
+           'axial_gridpe_frequencies', 'RoPEAxial', 'mixed_frequencies', 'RoPEMixed', 'sample_table', 'LearnedAPE',
+           'NoPE', 'default_parts', 'composed_frequencies', 'check_parts', 'ComposedPE', 'make_pe', 'set_scaling']
 
 # %% ../nbs/02_rope.ipynb #21088a6a
 def check_theta(x:Tensor, theta:Tensor):
@@ -75,85 +74,6 @@ class RotaryTable(NamedTuple):
         if self.cos.ndim == 4: return [self] * n
         if self.cos.shape[0] != n: raise ValueError(f"a table for {self.cos.shape[0]} blocks cannot serve {n} blocks")
         return [RotaryTable(c, s) for c, s in zip(self.cos, self.sin)]
-
-# %% ../nbs/02_rope.ipynb #e8656435
-def grid_positions(*shape:int, # grid size per axis, e.g. 14, 14
-                   normalize:bool=False, # coordinates (i + 0.5)/size in (0, 1) instead of integer indices
-                   device=None, # device of the result
-                  )->Tensor:
-    "Positions of the cells of a grid, row-major: (1, prod(shape), len(shape)), float32."
-    shape = [check_int(s, 'grid size') for s in shape]
-    if not shape: raise ValueError("grid_positions needs at least one grid size")
-    axes = [torch.arange(s, dtype=torch.float32, device=device) for s in shape]
-    if normalize: axes = [(a + 0.5) / s for a, s in zip(axes, shape)]
-    return torch.stack(torch.meshgrid(*axes, indexing='ij'), -1).reshape(1, -1, len(shape))
-
-# %% ../nbs/02_rope.ipynb #14f96fa7
-def _values_unchecked(pos:Tensor)->bool:   # value checks cost a host sync on a GPU and a graph break under compile
-    return pos.device.type != 'cpu' or torch.compiler.is_compiling() or not pos.is_floating_point() or not pos.numel()
-
-def check_pos(pos:Tensor, # positions: B, N, ndim
-              ndim:int, # the embedding's dimensions
-              scale:float|None=None, # the embedding's largest frequency: warn when float32 angles lose precision
-             ):
-    "A ValueError unless `pos` is (B, N, ndim) and, on the CPU, finite; a warning where float32 angles lose precision."
-    if not isinstance(pos, Tensor) or pos.ndim != 3 or pos.shape[-1] != ndim:
-        raise ValueError(f"positions must have shape (B, N, {ndim}) for ndim={ndim}, "
-                         f"got {tuple(getattr(pos, 'shape', ()))}")
-    if _values_unchecked(pos): return
-    if not torch.isfinite(pos).all(): raise ValueError("positions hold non-finite values (NaN or inf)")
-    if scale and pos.dtype != torch.float64 and (m := float(pos.abs().max())*scale) > 2**14:
-        warnings.warn(f"float32 positions up to {m/scale:.3g} give angles up to {m:.3g} rad, rounded by up to "
-                      f"{m*2**-24:.2g} rad: pass float64 positions for exact angles", RuntimeWarning)
-
-# %% ../nbs/02_rope.ipynb #d8c6b8de
-class PosAug(NamedTuple):
-    "Coordinate augmentation in training (eq. augmentation): `shift=0, jitter=0, scale=1`, the default, is off."
-    shift:float=0. # per sample, a global shift Δ ~ U(−shift, shift) per axis
-    jitter:float=0. # per token, ε ~ U(−jitter, jitter) per axis
-    scale:float=1. # per sample, a rescale about the centre by s = exp(U(−ln scale, ln scale)); 1: none
-
-    @property
-    def active(self)->bool:
-        "Whether it moves any position."
-        return self.shift > 0 or self.jitter > 0 or self.scale > 1
-
-# %% ../nbs/02_rope.ipynb #9e875619
-def check_pos_aug(pos_aug:PosAug|dict|None, # a `PosAug`, a dict of some of its fields, or None (off)
-                 )->PosAug:
-    "`pos_aug` as a `PosAug` of floats: a ValueError naming the field if it is unknown, negative, or `scale` < 1."
-    if pos_aug is None: return PosAug()
-    if isinstance(pos_aug, dict):
-        if bad := sorted(set(pos_aug) - set(PosAug._fields)):
-            raise ValueError(f"pos_aug has no field {', '.join(map(repr, bad))}: its fields are shift, jitter, scale")
-        pos_aug = PosAug(**pos_aug)
-    if not isinstance(pos_aug, PosAug):
-        raise ValueError(f"pos_aug must be a PosAug, a dict of shift, jitter and scale, or None, got {pos_aug!r}")
-    for name, v, lo in zip(PosAug._fields, pos_aug, (0, 0, 1)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v) or v < lo:
-            raise ValueError(f"pos_aug.{name} must be a finite number >= {lo}, got {v!r}")
-    return PosAug(*map(float, pos_aug))
-
-# %% ../nbs/02_rope.ipynb #f12c7182
-def augment_positions(pos:Tensor, # positions: B or 1, N, ndim
-                      batch:int, # samples to draw for, the rows of the result (B, or any number if pos has 1 row)
-                      shift:float=0., # per sample, a global shift Δ ~ U(−shift, shift) per axis
-                      jitter:float=0., # per token, ε ~ U(−jitter, jitter) per axis
-                      scale:float=1., # per sample, s = exp(U(−ln scale, ln scale)) about the centre of its positions
-                     )->Tensor:
-    "Per sample p' = c + s·(p − c) + Δ + ε (eq. augmentation), drawn from torch's global RNG: (batch, N, ndim)."
-    shift, jitter, scale = check_pos_aug(PosAug(shift, jitter, scale))
-    if pos.shape[0] not in (1, batch):
-        raise ValueError(f"positions of {pos.shape[0]} rows cannot be augmented for a batch of {batch}")
-    p = pos.to(torch.promote_types(pos.dtype, torch.float32)).expand(batch, -1, -1)    # B, N, n
-    B, N, n = p.shape
-    if scale > 1:
-        c = p.mean(1, keepdim=True)                                                     # B, 1, n
-        s = p.new_empty(B, 1, 1).uniform_(-math.log(scale), math.log(scale)).exp()     # B, 1, 1
-        p = c + s * (p - c)
-    if shift > 0: p = p + p.new_empty(B, 1, n).uniform_(-shift, shift)
-    if jitter > 0: p = p + p.new_empty(B, N, n).uniform_(-jitter, jitter)
-    return p
 
 # %% ../nbs/02_rope.ipynb #d32e7e4d
 def pe_state(state:Tensor)->dict:
@@ -211,86 +131,6 @@ class PosEmbed(nn.Module):
         aug = dict(pos_aug=self.pos_aug) if self.pos_aug.active else {}
         return ', '.join(f'{k}={v!r}' for k, v in {**self.settings(), **aug}.items())
 
-# %% ../nbs/02_rope.ipynb #0a4af8ca
-# how a `RotaryPE` scales its frequencies at evaluation, beyond the extent of its training positions (`set_scaling`)
-Scaling = str_enum('Scaling', 'none', 'pi', 'ntk', 'yarn')
-
-# %% ../nbs/02_rope.ipynb #24e4fe96
-def position_extent(pos:Tensor, # positions: B or 1, N, ndim
-                   )->Tensor:
-    "The extent max − min of the positions along each axis, over the batch: (ndim,); zeros without positions."
-    p = pos.flatten(0, 1)                                                              # B·N, ndim
-    return p.amax(0) - p.amin(0) if p.shape[0] else p.new_zeros(p.shape[-1])
-
-# %% ../nbs/02_rope.ipynb #5031c5e9
-def directional_extent(freqs:Tensor, # wave vectors: …, ndim
-                       extent:Tensor, # extent of the positions per axis: ndim
-                      )->Tensor:
-    "The extent of the box `extent` projected on each wave vector's direction, Σₖ |ω̂ₖ|·extentₖ: freqs[..., 0]."
-    unit = freqs / freqs.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(freqs.dtype).tiny)   # …, ndim; 0 for ω = 0
-    return (unit.abs() * extent.to(freqs)).sum(-1)                                     # …
-
-# %% ../nbs/02_rope.ipynb #cd9849ac
-def direction_scales(freqs:Tensor, # wave vectors: …, ndim
-                     train_extent:Tensor, # extent of the training positions per axis: ndim
-                     eval_extent:Tensor, # extent of the evaluation positions per axis: ndim
-                    )->Tensor:
-    "The scale s = L'/L of each wave vector, evaluation over training extent along it, at least 1: freqs[..., 0]."
-    L, L_eval = directional_extent(freqs, train_extent), directional_extent(freqs, eval_extent)   # …
-    return torch.where(L > 0, L_eval / L.clamp_min(torch.finfo(L.dtype).tiny), 1.).clamp_min(1.)
-
-# %% ../nbs/02_rope.ipynb #03c76513
-def ntk_exponent(freqs:Tensor, # wave vectors: …, ndim
-                )->Tensor:
-    "NTK-aware γ = log(f_max/|ω|)/log(f_max/f_min) over the nonzero magnitudes, in [0, 1]: freqs[..., 0]."
-    mag = freqs.norm(dim=-1)                                                           # …
-    hi, lo = mag.amax(), torch.where(mag > 0, mag, math.inf).amin()
-    span = (hi / lo).log()
-    return torch.where(span > 0, (hi / mag).log() / span.clamp_min(torch.finfo(mag.dtype).tiny), 0.).clamp(0, 1)
-
-# %% ../nbs/02_rope.ipynb #4c470f61
-def yarn_ramp(freqs:Tensor, # wave vectors: …, ndim
-              train_extent:Tensor, # extent of the training positions per axis: ndim
-              alpha:float=1., # pairs turning at most this many times over the training extent: interpolated
-              beta:float=32., # pairs turning at least this many times: kept
-             )->Tensor:
-    "YaRN's γ = clamp((r − α)/(β − α), 0, 1) of r = L·|ω|/2π, the turns over the training extent: freqs[..., 0]."
-    r = directional_extent(freqs, train_extent) * freqs.norm(dim=-1) / (2 * math.pi)      # …
-    return ((r - alpha) / (beta - alpha)).clamp(0, 1)
-
-# %% ../nbs/02_rope.ipynb #a3c7b0e0
-def yarn_temperature(s:Tensor|float, # the scale L'/L of the evaluation
-                    )->Tensor|float:
-    "YaRN's √(1/t) = 0.1·ln s + 1, the factor of cos and sin (the attention logits scale by its square)."
-    return 0.1 * s.log() + 1 if isinstance(s, Tensor) else 0.1 * math.log(s) + 1
-
-# %% ../nbs/02_rope.ipynb #4c72f5be
-def check_scaling(method:str, # a frequency scaling method
-                 )->Scaling:
-    "`method` as a `Scaling`: a ValueError naming the choices if it is not one."
-    if str(method) not in tuple(map(str, Scaling)):
-        raise ValueError(f"unknown frequency scaling {method!r}: choose one of {', '.join(map(str, Scaling))}")
-    return Scaling(str(method))
-
-# %% ../nbs/02_rope.ipynb #63edf4e4
-def scale_freqs(freqs:Tensor, # wave vectors: …, P, ndim
-                train_extent:Tensor, # extent of the training positions per axis: ndim
-                eval_extent:Tensor, # extent of the evaluation positions per axis: ndim
-                method:Scaling, # 'none', 'pi', 'ntk' or 'yarn'
-                alpha:float=1., # YaRN: pairs turning at most this many times over the training extent: interpolated
-                beta:float=32., # YaRN: pairs turning at least this many times: kept
-               )->Tensor:
-    "The wave vectors scaled by `method` to evaluation positions of extent `eval_extent`: same shape as `freqs`."
-    method = check_scaling(method)
-    if method == Scaling.none: return freqs
-    s = direction_scales(freqs, train_extent, eval_extent)[..., None]                   # …, P, 1
-    if method == Scaling.pi: out = freqs / s
-    elif method == Scaling.ntk: out = freqs * s ** -ntk_exponent(freqs)[..., None]
-    else:
-        g = yarn_ramp(freqs, train_extent, alpha, beta)[..., None]                       # …, P, 1
-        out = (1 - g) * freqs / s + g * freqs
-    return torch.where(s > 1, out, freqs)
-
 # %% ../nbs/02_rope.ipynb #deea1681
 class RotaryPE(PosEmbed):
     "Base of the rotary embeddings: `pe(pos)` gives the angles $\\theta = W x$, `encode` their table."
@@ -347,7 +187,7 @@ class RotaryPE(PosEmbed):
                )->Tensor:
         "The angles θ = W x of the positions: ([n_blocks,] B, n_heads, N, head_dim//2), float32 (or float64)."
         pos = self.augment(pos, batch)                                     # in training with `pos_aug`: batch, N, ndim
-        f_max = None if _values_unchecked(pos) else self.freqs.detach().norm(dim=-1).max().item()
+        f_max = self.freqs.detach().norm(dim=-1).max().item() if values_checkable(pos) else None
         check_pos(pos, self.ndim, f_max)
         if self.training: self.record_extent(pos)
         dt = torch.promote_types(pos.dtype, torch.float32)

@@ -8,7 +8,8 @@ from functools import partial
 import torch
 from torch import nn, Tensor
 from .checks import check_int, check_positive
-from .rope import PEKind, make_pe, grid_positions
+from .rope import PEKind, make_pe
+from .positions import grid_positions
 from .vit import Block, ViT, arch_config
 
 # %% auto #0
