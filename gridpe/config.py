@@ -195,7 +195,7 @@ def check_numbers(cfg:Config):
             rotation_names(cfg.eval_rotations)                             # two angles of one name (15, 15.0)
         if cfg.train_rotations is not None: check_max_angle(cfg.train_rotations, '--train-rotations')
         if cfg.pos_aug is not None:
-            from gridpe.rope import check_pos_aug
+            from gridpe.positions import check_pos_aug
             check_pos_aug(cfg.pos_aug)
         for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
             v = getattr(cfg, k)
@@ -222,7 +222,7 @@ def valid_heads(width:int, # token width
 # the settings that take one of an enum's values (--pe: each of its words), as the enum's values; the CLI's choices
 CHOICES = dict(pe=source_names('rope', 'PEKind'), positions=source_names('vit', 'Positions'),
                pool=source_names('pct', 'Pool'), ape=source_names('pct', 'APEMode'),
-               sample=source_names('points', 'PointSampling'), eval_scaling=source_names('rope', 'Scaling'),
+               sample=source_names('points', 'PointSampling'), eval_scaling=source_names('scaling', 'Scaling'),
                compile=source_names('callbacks', 'Compile'), label=source_names('moving', 'MotionLabel'))
 
 def check_choices(cfg:Config, # the job's settings (resolved)

@@ -4,7 +4,9 @@
 
 # %% ../nbs/07b_learner.ipynb #01434250
 from __future__ import annotations
-from .rope import grid_positions, RotaryPE, Scaling, check_scaling, set_scaling
+from .rope import RotaryPE, set_scaling
+from .positions import grid_positions
+from .scaling import Scaling, check_scaling
 from .attention import record_attention
 from .checks import check_choice
 from .vit import vit_small, ARCHS

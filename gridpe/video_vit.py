@@ -8,7 +8,8 @@ from functools import partial
 import torch
 from torch import nn, Tensor
 from .checks import check_int, check_positive
-from .rope import PEKind, grid_positions
+from .rope import PEKind
+from .positions import grid_positions
 from .vit import ViT, arch_config
 
 # %% auto #0
