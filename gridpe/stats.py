@@ -12,8 +12,8 @@ import scipy.stats as st
 from scipy.optimize import brentq
 
 # %% auto #0
-__all__ = ['Diff', 'welch', 'tost', 'holm', 'verdict', 'pairwise', 'detectable_difference', 'seeds_needed',
-           'seeds_for_equivalence']
+__all__ = ['Diff', 'welch', 'tost', 'noninferior', 'Contrast', 'block_contrast', 'holm', 'verdict', 'pairwise',
+           'detectable_difference', 'seeds_needed', 'seeds_for_equivalence']
 
 # %% ../nbs/00_stats.ipynb #a812f7f5
 class Diff(NamedTuple):
@@ -44,6 +44,59 @@ def tost(a, # the first arm's values
     lo = st.ttest_ind(a + margin, b, equal_var=False, alternative='greater').pvalue
     hi = st.ttest_ind(a - margin, b, equal_var=False, alternative='less').pvalue
     return float(max(lo, hi))
+
+# %% ../nbs/00_stats.ipynb #nonin002
+def noninferior(a, # the first arm's values
+                b, # the second arm's values
+                margin:float, # non-inferiority margin δ, in the values' units
+               )->float:
+    "p-value of Welch's one-sided test that mean(a) - mean(b) > -`margin`; NaN where Welch's test is undefined."
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if min(a.size, b.size) < 2 or a.var() + b.var() == 0: return math.nan
+    return float(st.ttest_ind(a + margin, b, equal_var=False, alternative='greater').pvalue)
+
+# %% ../nbs/00_stats.ipynb #block002
+class Contrast(NamedTuple):
+    "An estimate of `a - b` from a linear model: the difference, its standard error and the residual degrees of freedom."
+    diff:float; se:float; df:float
+
+    def test(self, level:float=0.95)->Diff:
+        "Two-sided t test of the difference and its `level` interval; NaN without residual degrees of freedom."
+        if not (self.df > 0 and self.se > 0): return Diff(self.diff, math.nan, math.nan, math.nan, self.df)
+        h = st.t.ppf((1 + level) / 2, self.df) * self.se
+        p = 2 * st.t.sf(abs(self.diff) / self.se, self.df)
+        return Diff(self.diff, float(self.diff - h), float(self.diff + h), float(p), self.df)
+
+    def tost(self, margin:float)->float:
+        "p-value of the two one-sided t tests that |a - b| < `margin`."
+        if not (self.df > 0 and self.se > 0): return math.nan
+        lo = st.t.sf((self.diff + margin) / self.se, self.df)
+        hi = st.t.cdf((self.diff - margin) / self.se, self.df)
+        return float(max(lo, hi))
+
+    def noninferior(self, margin:float)->float:
+        "p-value of the one-sided t test that a - b > -`margin`."
+        if not (self.df > 0 and self.se > 0): return math.nan
+        return float(st.t.sf((self.diff + margin) / self.se, self.df))
+
+# %% ../nbs/00_stats.ipynb #block003
+def block_contrast(a, # the first arm's values
+                   b, # the second arm's values
+                   blocks_a, # the block (session) of each of a's values
+                   blocks_b, # the block of each of b's values
+                  )->Contrast:
+    "The arm contrast `a - b` of the least-squares fit value ~ arm + block: estimate, standard error, residual df."
+    y = np.concatenate([np.asarray(a, float), np.asarray(b, float)])
+    levels = sorted(set(blocks_a) | set(blocks_b), key=str)
+    blocks = list(blocks_a) + list(blocks_b)
+    # columns: intercept, arm a, one indicator per block but the first
+    X = np.column_stack([np.ones(len(y)), np.r_[np.ones(len(a)), np.zeros(len(b))],
+                         *[[float(g == l) for g in blocks] for l in levels[1:]]])
+    beta, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
+    df = len(y) - rank
+    s2 = float(((y - X @ beta) ** 2).sum() / df) if df > 0 else math.nan
+    se = math.sqrt(s2 * np.linalg.pinv(X.T @ X)[1, 1]) if df > 0 else math.nan
+    return Contrast(float(beta[1]), se, float(df))
 
 # %% ../nbs/00_stats.ipynb #d21e7dd3
 def holm(p, # p-values (NaN ones are left out of the family and stay NaN)
