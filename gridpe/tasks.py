@@ -96,7 +96,7 @@ class Task:
         for m in self.modules: importlib.import_module(f'gridpe.{m}')
 
     def check(self, cfg):
-        "CompareError for settings this task cannot take, found without importing anything."
+        "CompareError for settings this task cannot take, found before anything is built."
 
     def check_data(self, cfg, data:dict):
         "CompareError for settings the dataset `data` cannot serve."

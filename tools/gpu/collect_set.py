@@ -36,6 +36,8 @@ def collect(root:Path)->dict:
     for arm, f in arms(root).items():
         cfg[arm] = {k: v for k, v in json.loads((f/'config.json').read_text()).items()
                     if k not in ('out', 'device', 'jobs', 'quiet', 'seeds')}
+        # the dataset by its folder's name: where a host kept it is no setting of the run
+        if cfg[arm].get('data'): cfg[arm]['data'] = Path(cfg[arm]['data']).name
         for kind, seed in runs(f):
             res.append(pd.read_csv(f/'parts'/f'{kind}_seed{seed}.csv').assign(arm=arm))
             rn.append(dict(arm=arm, pe=kind, seed=seed, **provenance(f, kind, seed)))
