@@ -7,7 +7,8 @@ and its links resolving, every notebook run once, top to bottom, in a fresh Jupy
 cells included: `nbdev-test` would run the same cells again, so it is not a default check), the docs pages
 (tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error outputs, absolute paths and issue
 numbers), the docs site built from them and checked page by page in headless chromium (tools/dev/site_check.py), the
-wheel built, installed with the `all` extra into a fresh venv and smoke-tested there (tools/dev/smoke.py:
+wheel built, installed with the `all` extra into a fresh venv (the torch pair linked from this environment) and
+smoke-tested there (tools/dev/smoke.py:
 every module of the wheel imports, every public name resolves and is used by a notebook test) with README.md's quick
 start run in it as written (tools/dev/quickstart.py), and the main job run once against its committed table
 (tools/dev/main_job.py: its self-test, then equal in a listed environment, within the spread of seeds elsewhere).
@@ -119,20 +120,49 @@ def build_wheel(out, isolated=True):
     record('wheel builds' + ('' if isolated else ' (without build isolation)'), ok, r.stdout[-2000:] + r.stderr[-2000:])
     return whl[0] if ok else None
 
+# what the wheel check's venv may write (MB): gridpe, the extras' packages and pip, not a second torch (5 GB with CUDA)
+VENV_MB = 1500
+
+def disk_mb(folder):
+    "MB that the files below `folder` take on disk, each inode once and symbolic links not followed (`du -s`)."
+    seen, total = set(), 0
+    for top, dirs, files in os.walk(folder):
+        for st in (os.lstat(os.path.join(top, f)) for f in dirs + files):
+            if (st.st_dev, st.st_ino) not in seen: seen.add((st.st_dev, st.st_ino)); total += st.st_blocks * 512
+    return total / 2**20
+
+def pip_says(out, n=3000):
+    """pip's output `out` without its warnings for index folders that lack a project (one per project and folder:
+    thousands of lines that hide the error), pip's ERROR lines first, then the last `n` characters of the rest."""
+    lines = [l for l in out.splitlines() if not re.match(r'\s*WARNING: Location .* is ignored', l)]
+    errors = [l for l in lines if l.lstrip().startswith('ERROR')]
+    return '\n'.join(errors + ['…'] + ['\n'.join(lines)[-n:]])
+
 def wheel():
+    """gridpe's wheel in a fresh venv as the README installs it: the torch pair first, then `pip install "gridpe[all]"`
+    from the wheel; then the smoke test and README's quick start in that venv. The torch pair and what it requires
+    are this environment's, linked (`bare_venv`: the same build, no download, no second copy of several GB) and held
+    at their versions while pip installs everything else."""
     with tempfile.TemporaryDirectory() as tmp:
         whl = build_wheel(f'{tmp}/dist')
         if not whl: return
-        env = dict(os.environ, GRIDPE_VENV=f'{tmp}/venv')
-        venv = f'{tmp}/venv'
-        # the torch pair of the environment that runs the checks (a CPU build comes from torch's CPU index again)
-        v = {d: importlib.metadata.version(d) for d in ('torch', 'torchvision')}
-        torch_pair = ' '.join(f"{d}=={x.split('+')[0]}" for d, x in v.items())
-        if v['torch'].endswith('+cpu'): torch_pair += ' --index-url https://download.pytorch.org/whl/cpu'
-        r = sh(f'{sys.executable} -m venv {venv} && {venv}/bin/python -m pip install -q {os.environ.get("GRIDPE_TORCH", torch_pair)} '
-               f'&& {venv}/bin/python -m pip install -q "gridpe[all] @ {whl.as_uri()}"', env=env)
+        venv = Path(tmp)/'venv'
+        try: dists = bare_venv(venv, ('torch', 'torchvision'), pip=True)
+        except Exception as e:
+            record('fresh venv with the torch pair built', False, f'{type(e).__name__}: {e}')
+            return
+        # pip may not replace a linked distribution: its files are this environment's
+        held = Path(tmp)/'held.txt'
+        held.write_text(''.join(f'{n}=={d.version}\n' for n, d in sorted(dists.items())))
+        # outside the source tree and without PYTHONPATH: pip must not take a checkout's gridpe for an installed one
+        env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+        r = subprocess.run([f'{venv}/bin/python', '-m', 'pip', 'install', '-q', '-c', str(held),
+                            f'gridpe[all] @ {whl.as_uri()}'], cwd=tmp, env=env, text=True, capture_output=True)
         record('wheel installs into a fresh venv with the all extra (as the README says)', r.returncode == 0,
-               r.stdout[-2000:] + r.stderr[-3000:])
+               pip_says(r.stdout + r.stderr))
+        written = disk_mb(venv)
+        record(f'the fresh venv holds the torch pair without a second copy ({written:.0f} MB written)',
+               written < VENV_MB, f'more than {VENV_MB} MB written: the torch pair was copied, not linked')
         smoke(f'{venv}/bin/python', tmp)
         quickstart(f'{venv}/bin/python', tmp)
 
@@ -287,11 +317,12 @@ def _link(src, dst, mine, theirs):
             _link(src/top, dst/top, below(mine), below(theirs))
         elif (src/top).exists() and not (dst/top).exists(): (dst/top).symlink_to(src/top)
 
-def bare_venv(venv, names=('torch', 'numpy', 'fastcore')):
-    """A venv at `venv` without pip or system site packages, into whose site-packages the installed distributions
-    `names` and what they require (`closure`) are linked from this environment (no download); returns them."""
+def bare_venv(venv, names=('torch', 'numpy', 'fastcore'), pip=False):
+    """A venv at `venv` without system site packages (and without pip unless `pip`), into whose site-packages the
+    installed distributions `names` and what they require (`closure`) are linked from this environment (no download);
+    returns them."""
     dists = closure(names)
-    subprocess.run([sys.executable, '-m', 'venv', '--without-pip', str(venv)], check=True)
+    subprocess.run([sys.executable, '-m', 'venv', *([] if pip else ['--without-pip']), str(venv)], check=True)
     site = Path(subprocess.run([f'{venv}/bin/python', '-c', 'import sysconfig; print(sysconfig.get_path("purelib"))'],
                                check=True, text=True, capture_output=True).stdout.strip())
     # each distribution's files below its folder of site-packages (not the scripts and data outside it)
