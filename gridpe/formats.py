@@ -6,6 +6,7 @@
 from __future__ import annotations
 import gzip, hashlib, importlib.resources, json, math, os, struct, warnings
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 import numpy as np
 import h5py
@@ -16,10 +17,10 @@ from .files import atomic_file, remove_leftovers
 from .arrays import ArraySet, check_labels, decode_image
 
 # %% auto #0
-__all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR', 'find_split', 'folder_items', 'decode_images',
-           'cache_dir', 'cached', 'files_key', 'typical_side', 'image_folder', 'imagenet100', 'read_idx',
-           'fashion_mnist', 'modelnet_h5', 'modelnet_txt', 'fashion_mnist_small', 'furniture_points', 'dataset_format',
-           'load_dataset']
+__all__ = ['IMAGENET100_CLASSES', 'IMG_EXTS', 'FASHION_MNIST_CLASSES', 'DATA_DIR', 'find_split', 'folder_items', 'decode_files',
+           'decode_images', 'cache_dir', 'cached', 'files_key', 'image_side', 'typical_side', 'image_folder',
+           'imagenet100', 'read_idx', 'fashion_mnist', 'modelnet_h5', 'modelnet_txt', 'fashion_mnist_small',
+           'furniture_points', 'dataset_format', 'load_dataset']
 
 # %% ../nbs/04a_formats.ipynb #7c4ae590
 IMAGENET100_CLASSES = ['n02869837', 'n01749939', 'n02488291', 'n02107142', 'n13037406', 'n02091831', 'n04517823',
@@ -72,9 +73,18 @@ def folder_items(split_dir:Path, # a split folder with one sub-folder per class
     return paths, labels, classes
 
 # %% ../nbs/04a_formats.ipynb #cc04ed6b
-def _decode_chunk(args):
-    paths, size, channels = args
-    return np.stack([decode_image(p, size, channels) for p in paths])
+def _read_all(args): return [args[0](p) for p in args[1]]
+
+def decode_files(read, # read(path) -> one item; a module-level function or a partial of one (it goes to processes)
+                 paths:list, # files
+                 chunk:int=512, # files a task
+                 n_workers:int|None=None, # processes; all cores by default
+                )->list:
+    "`read(p)` for each of `paths`, in worker processes, in order."
+    n_workers = n_workers or os.cpu_count() or 1
+    tasks = [(read, paths[i:i+chunk]) for i in range(0, len(paths), chunk)]
+    if n_workers == 1 or len(tasks) <= 1: return [x for t in tasks for x in _read_all(t)]
+    with ProcessPoolExecutor(n_workers) as ex: return [x for part in ex.map(_read_all, tasks) for x in part]
 
 def decode_images(paths:list, # image files
                   size:int, # side of the square results
@@ -82,12 +92,8 @@ def decode_images(paths:list, # image files
                   n_workers:int|None=None, # processes; all cores by default
                  )->np.ndarray:
     "Decode many images in parallel: uint8 (N, channels, size, size)."
-    n_workers = n_workers or os.cpu_count() or 1
-    chunks = [(paths[i:i+512], size, channels) for i in range(0, len(paths), 512)]
-    if n_workers == 1 or len(chunks) == 1: parts = list(map(_decode_chunk, chunks))
-    else:
-        with ProcessPoolExecutor(n_workers) as ex: parts = list(ex.map(_decode_chunk, chunks))
-    return np.concatenate(parts) if parts else np.zeros((0, channels, size, size), np.uint8)
+    xs = decode_files(partial(decode_image, size=size, channels=channels), paths, 512, n_workers)
+    return np.stack(xs) if xs else np.zeros((0, channels, size, size), np.uint8)
 
 # %% ../nbs/04a_formats.ipynb #20576842
 def cache_dir()->Path:
@@ -115,15 +121,20 @@ def files_key(paths:list)->list:
     return [(str(p), (s := os.stat(p)).st_size, s.st_mtime_ns) for p in paths]
 
 # %% ../nbs/04a_formats.ipynb #da41eb7e
-def typical_side(paths:list, # image files
+def image_side(f:str|Path)->int:
+    "The shorter side of image file `f`, in pixels (its header only)."
+    with Image.open(f) as im: return min(im.size)
+
+def typical_side(paths:list, # image files (or clips, with their `side`)
                  k:int=64, # files probed, spread evenly over `paths`
+                 side=image_side, # side(path) -> its shorter side in pixels
+                 what:str='image', # what a file is, for the error
                 )->int:
-    "Median shorter side of up to `k` of the images; an undecodable file is a ValueError naming it."
+    "Median shorter side of up to `k` of the files; an undecodable file is a ValueError naming it."
     sides = []
     for f in paths[::max(1, len(paths) // k)][:k]:
-        try:
-            with Image.open(f) as im: sides.append(min(im.size))
-        except Exception as e: raise ValueError(f"{f}: cannot decode image ({type(e).__name__}: {e})") from None
+        try: sides.append(side(f))
+        except Exception as e: raise ValueError(f"{f}: cannot decode {what} ({type(e).__name__}: {e})") from None
     return int(np.median(sides))
 
 # %% ../nbs/04a_formats.ipynb #0ab589d9

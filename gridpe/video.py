@@ -4,8 +4,8 @@
 
 # %% ../nbs/04f_video.ipynb #43233373
 from __future__ import annotations
-import os, warnings
-from concurrent.futures import ProcessPoolExecutor
+import warnings
+from functools import partial
 from pathlib import Path
 import numpy as np
 import torch
@@ -13,7 +13,7 @@ import torch.nn.functional as F
 from torch import Tensor
 from .checks import check_int, check_choice
 from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image
-from .formats import find_split, folder_items, cached, files_key, DATA_DIR
+from .formats import find_split, folder_items, cached, files_key, decode_files, typical_side, DATA_DIR
 from .moving import moving_clips, motion_classes, MotionLabel
 from fastcore.basics import str_enum, patch
 from fasttransform import ItemTransform
@@ -23,8 +23,8 @@ import fastai.vision.learner  # noqa: F401  (registers fastai's show_batch, show
 
 # %% auto #0
 __all__ = ['Sampling', 'ShortClip', 'VIDEO_EXTS', 'frame_indices', 'write_video', 'read_video', 'VideoSet', 'decode_videos',
-           'video_folder', 'video_npz', 'moving_fashion_mnist', 'TensorVideo', 'VideoBatchTfm', 'clip_stats',
-           'VideoDataLoaders', 'video_dls', 'stack_clips', 'load_video']
+           'clip_side', 'video_folder', 'video_npz', 'moving_fashion_mnist', 'TensorVideo', 'VideoBatchTfm',
+           'clip_stats', 'VideoDataLoaders', 'video_dls', 'stack_clips', 'load_video']
 
 # %% ../nbs/04f_video.ipynb #47e483db
 # how T frames are taken from a clip: the centres of T equal segments, or every stride-th frame of a middle window
@@ -127,21 +127,12 @@ class _ClipPositions:
 VIDEO_EXTS = {'.mp4', '.avi', '.webm', '.mkv', '.mov'}
 
 # %% ../nbs/04f_video.ipynb #16ffb40c
-def _read_chunk(args):
-    paths, kw = args
-    return [_read_clip(p, **kw) for p in paths]
-
 def decode_videos(paths:list, # video files
                   n_workers:int|None=None, # processes; all cores by default
                   **kwargs, # read_video's: frames, size, channels, sampling, stride, short
                  )->tuple[np.ndarray, np.ndarray, np.ndarray]:
     "Decode clips in parallel: uint8 (N, T, C, S, S) (zeros where skipped), which were kept (N,) and their frames (N,)."
-    n_workers = n_workers or os.cpu_count() or 1
-    chunks = [(paths[i:i+64], kwargs) for i in range(0, len(paths), 64)]
-    if n_workers == 1 or len(chunks) <= 1: parts = list(map(_read_chunk, chunks))
-    else:
-        with ProcessPoolExecutor(n_workers) as ex: parts = list(ex.map(_read_chunk, chunks))
-    clips = [c for p in parts for c in p]
+    clips = decode_files(partial(_read_clip, **kwargs), paths, 64, n_workers)
     shape = (kwargs['frames'], kwargs.get('channels', 3), kwargs['size'], kwargs['size'])
     x = np.zeros((len(clips), *shape), np.uint8)
     for i, (c, _) in enumerate(clips):
@@ -149,15 +140,10 @@ def decode_videos(paths:list, # video files
     return x, np.array([c is not None for c, _ in clips], bool), np.array([n for _, n in clips], np.int64)
 
 # %% ../nbs/04f_video.ipynb #e28f2a9e
-def _typical_side(paths:list, k:int=16)->int:
-    "Median shorter frame side of up to `k` clips; an unreadable file is a ValueError naming it."
+def clip_side(f:str|Path)->int:
+    "The shorter frame side of clip file `f`, in pixels (its first video stream's header)."
     import av
-    sides = []
-    for f in paths[::max(1, len(paths) // k)][:k]:
-        try:
-            with av.open(str(f)) as c: s = c.streams.video[0]; sides.append(min(s.width, s.height))
-        except Exception as e: raise ValueError(f"{f}: cannot decode video ({type(e).__name__}: {e})") from None
-    return int(np.median(sides))
+    with av.open(str(f)) as c: return min(c.streams.video[0].width, c.streams.video[0].height)
 
 def video_folder(root:str|Path, # dataset root with train and test (or val) split folders of class folders
                  frames:int=16, # frames per clip, T
@@ -176,7 +162,7 @@ def video_folder(root:str|Path, # dataset root with train and test (or val) spli
     p_te, y_te, _ = folder_items(te, classes, VIDEO_EXTS, 'clips')
     # unset: pad, as asked for, but refuse a split whose clips are all too short below
     how = 'pad' if short is None else str(check_choice(short, ShortClip, 'short'))
-    kw = dict(frames=check_int(frames, 'frames'), size=check_int(size or _typical_side(p_tr), 'size'),
+    kw = dict(frames=check_int(frames, 'frames'), size=check_int(size or typical_side(p_tr, 16, clip_side, 'video'), 'size'),
               channels=check_int(channels, 'channels'), sampling=str(check_choice(sampling, Sampling, 'sampling')),
               stride=check_int(stride, 'stride'), short=how)
     if channels not in (1, 3): raise ValueError(f"channels must be 1 or 3, got {channels}")
