@@ -12,8 +12,9 @@ import scipy.stats as st
 from scipy.optimize import brentq
 
 # %% auto #0
-__all__ = ['Diff', 'welch', 'tost', 'noninferior', 'Contrast', 'block_contrast', 'holm', 'verdict', 'pairwise',
-           'detectable_difference', 'seeds_needed', 'seeds_for_equivalence']
+__all__ = ['Diff', 'welch', 'tost', 'noninferior', 'Contrast', 'block_contrast', 'trend_contrast', 'holm', 'verdict',
+           'welch_contrast', 'sessions', 'family_table', 'pairwise', 'detectable_difference', 'seeds_needed',
+           'seeds_for_equivalence']
 
 # %% ../nbs/00_stats.ipynb #a812f7f5
 class Diff(NamedTuple):
@@ -98,6 +99,48 @@ def block_contrast(a, # the first arm's values
     se = math.sqrt(s2 * np.linalg.pinv(X.T @ X)[1, 1]) if df > 0 else math.nan
     return Contrast(float(beta[1]), se, float(df))
 
+# %% ../nbs/00_stats.ipynb #trend002
+def trend_contrast(a, # the first arm's values
+                   b, # the second arm's values
+                   x_a, # the level of each of a's values (e.g. the dimension n)
+                   x_b, # the level of each of b's values
+                   blocks_a=None, # the block (session) of each of a's values; None: no blocks (Welch–Satterthwaite)
+                   blocks_b=None, # the block of each of b's values
+                  )->Contrast:
+    "The slope of a − b across the levels, every level weighted equally: Σ c_x (mean a_x − mean b_x) with its error."
+    a, b, x_a, x_b = np.asarray(a, float), np.asarray(b, float), np.asarray(x_a), np.asarray(x_b)
+    xs = sorted(set(x_a.tolist()) | set(x_b.tolist()))
+    c = np.asarray(xs, float) - np.mean(xs)
+    c = c / (c ** 2).sum()
+    if blocks_a is None: return _trend_welch([a[x_a == l] for l in xs], [b[x_b == l] for l in xs], c)
+    return _trend_blocks(a, b, x_a, x_b, list(blocks_a) + list(blocks_b), xs, c)
+
+# %% ../nbs/00_stats.ipynb #trend003
+def _trend_welch(a:list, b:list, c:np.ndarray)->Contrast:
+    "The trend from each arm's values per level (lists in the order of the weights `c`), Welch–Satterthwaite df."
+    groups = list(zip(a, c)) + list(zip(b, -c))
+    # each level's and arm's share of the variance of the estimate
+    v = np.array([w ** 2 * g.var(ddof=1) / len(g) for g, w in groups])
+    est = float(sum(w * g.mean() for g, w in groups))
+    df = v.sum() ** 2 / sum(vi ** 2 / (len(g) - 1) for vi, (g, _) in zip(v, groups))
+    return Contrast(est, float(math.sqrt(v.sum())), float(df))
+
+# %% ../nbs/00_stats.ipynb #trend003b
+def _trend_blocks(a, b, x_a, x_b, blocks:list, xs:list, c:np.ndarray)->Contrast:
+    "The trend as a contrast of the cell means of value ~ arm × level + block (least squares)."
+    y = np.concatenate([a, b])
+    cell = list(zip([0] * len(a) + [1] * len(b), np.concatenate([x_a, x_b]).tolist()))
+    levels = sorted(set(blocks), key=str)
+    # columns: one mean per arm and level, one shift per block but the first
+    X = np.column_stack([[float(k == (arm, l)) for k in cell] for arm in (0, 1) for l in xs]
+                        + [[float(g == s) for g in blocks] for s in levels[1:]])
+    L = np.r_[c, -c, np.zeros(len(levels) - 1)]
+    beta, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
+    df = len(y) - rank
+    s2 = float(((y - X @ beta) ** 2).sum() / df) if df > 0 else math.nan
+    se = math.sqrt(s2 * L @ np.linalg.pinv(X.T @ X) @ L) if df > 0 else math.nan
+    return Contrast(float(L @ beta), se, float(df))
+
 # %% ../nbs/00_stats.ipynb #d21e7dd3
 def holm(p, # p-values (NaN ones are left out of the family and stay NaN)
         )->np.ndarray:
@@ -117,6 +160,57 @@ def verdict(p:float, # Holm-adjusted p-value of the difference
     "'better', 'worse', 'equivalent' or 'undecided' for a difference `diff` of a over b."
     if p < alpha: return 'better' if diff > 0 else 'worse'
     return 'equivalent' if p_eq < alpha else 'undecided'
+
+# %% ../nbs/00_stats.ipynb #fam002
+def welch_contrast(a, # the first arm's values
+                   b, # the second arm's values
+                  )->Contrast:
+    "Welch's difference `a - b` as a `Contrast`: its standard error and Welch–Satterthwaite degrees of freedom."
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return _trend_welch([a], [b], np.ones(1))
+
+# %% ../nbs/00_stats.ipynb #fam004
+def sessions(started, # each run's start time (ISO 8601 strings or timestamps)
+             gap_min:float=30., # minutes without a start that end a session
+            )->np.ndarray:
+    "The session (0, 1, …) of each run: sorted by start, a gap of `gap_min` minutes or more begins the next one."
+    t = pd.Series(pd.to_datetime(list(started)))
+    order = t.sort_values()
+    return (order.diff() >= pd.Timedelta(minutes=gap_min)).cumsum().reindex(t.index).to_numpy()
+
+# %% ../nbs/00_stats.ipynb #fam007
+def family_table(contrasts:dict, # {(a, b): (blocked Contrast, plain Contrast)}: the family's comparisons
+                 test:str='difference', # 'difference' (with equivalence within the margin) or 'noninferiority'
+                 margin:float=1., # equivalence margin, or non-inferiority margin δ
+                 blocked:bool=True, # the blocked contrast is primary (runs in several sessions); else the plain one
+                 lower_better:bool=False, # a lower value is the better one
+                 alpha:float=0.05, # family-wise level
+                )->pd.DataFrame:
+    "Each comparison of a family with its interval, Holm-adjusted tests and verdict (blocked and plain side by side)."
+    rows = [dict(a=a, b=b, **_tests(cb, cp, test, margin, blocked)) for (a, b), (cb, cp) in contrasts.items()]
+    t = pd.DataFrame(rows)
+    for k in ('p_block', 'p_welch', 'eq_block', 'eq_welch'): t[k + '_holm'] = holm(t[k])
+    for k in ('block', 'welch'):
+        t['verdict_' + k] = [_say(p, e, x, test, lower_better, alpha)
+                             for p, e, x in zip(t[f'p_{k}_holm'], t[f'eq_{k}_holm'], t['diff'])]
+    t['verdict'] = t.verdict_block if blocked else t.verdict_welch
+    t['batch_sensitive'] = blocked & (t.verdict_block != t.verdict_welch)
+    return t
+
+# %% ../nbs/00_stats.ipynb #fam008
+def _tests(cb:Contrast, cp:Contrast, test:str, margin:float, blocked:bool)->dict:
+    "The primary contrast's interval, and each contrast's difference (or non-inferiority) and equivalence p-values."
+    d = (cb if blocked else cp).test()
+    if test == 'difference': p = dict(p_block=cb.test().p, p_welch=cp.test().p, eq_block=cb.tost(margin),
+                                      eq_welch=cp.tost(margin))
+    else: p = dict(p_block=cb.noninferior(margin), p_welch=cp.noninferior(margin), eq_block=math.nan, eq_welch=math.nan)
+    return dict(diff=d.diff, lo=d.lo, hi=d.hi, **p)
+
+def _say(p:float, p_eq:float, diff:float, test:str, lower_better:bool, alpha:float)->str:
+    "The verdict of one comparison from its Holm-adjusted p-values."
+    if test == 'noninferiority': return 'non-inferior' if p < alpha else 'not shown'
+    v = verdict(p, p_eq, diff, alpha)
+    return {'better': 'worse', 'worse': 'better'}.get(v, v) if lower_better else v
 
 # %% ../nbs/00_stats.ipynb #4b4b8259
 def pairwise(res:pd.DataFrame, # rows with columns `by`, 'seed', 'size', 'metric', 'value' (and optionally 'checkpoint')
