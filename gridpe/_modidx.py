@@ -474,6 +474,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                               'gridpe.stats.holm': ('stats.html#holm', 'gridpe/stats.py'),
                               'gridpe.stats.noninferior': ('stats.html#noninferior', 'gridpe/stats.py'),
                               'gridpe.stats.pairwise': ('stats.html#pairwise', 'gridpe/stats.py'),
+                              'gridpe.stats.pooled_sd': ('stats.html#pooled_sd', 'gridpe/stats.py'),
                               'gridpe.stats.seeds_for_equivalence': ('stats.html#seeds_for_equivalence', 'gridpe/stats.py'),
                               'gridpe.stats.seeds_needed': ('stats.html#seeds_needed', 'gridpe/stats.py'),
                               'gridpe.stats.sessions': ('stats.html#sessions', 'gridpe/stats.py'),

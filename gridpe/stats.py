@@ -13,8 +13,8 @@ from scipy.optimize import brentq
 
 # %% auto #0
 __all__ = ['Diff', 'welch', 'tost', 'noninferior', 'Contrast', 'block_contrast', 'trend_contrast', 'holm', 'verdict',
-           'welch_contrast', 'sessions', 'family_table', 'pairwise', 'detectable_difference', 'seeds_needed',
-           'seeds_for_equivalence']
+           'welch_contrast', 'sessions', 'family_table', 'pooled_sd', 'pairwise', 'detectable_difference',
+           'seeds_needed', 'seeds_for_equivalence']
 
 # %% ../nbs/00_stats.ipynb #a812f7f5
 class Diff(NamedTuple):
@@ -211,6 +211,14 @@ def _say(p:float, p_eq:float, diff:float, test:str, lower_better:bool, alpha:flo
     if test == 'noninferiority': return 'non-inferior' if p < alpha else 'not shown'
     v = verdict(p, p_eq, diff, alpha)
     return {'better': 'worse', 'worse': 'better'}.get(v, v) if lower_better else v
+
+# %% ../nbs/00_stats.ipynb #pool002
+def pooled_sd(groups, # the values of each group (an arm in a session, say): a list of arrays
+             )->float:
+    "The standard deviation pooled within groups: √(Σ squared deviations from each group's mean / Σ (size − 1))."
+    gs = [np.asarray(g, float) for g in groups if len(g) > 0]
+    dof = sum(len(g) - 1 for g in gs)
+    return math.sqrt(sum(((g - g.mean()) ** 2).sum() for g in gs) / dof) if dof > 0 else math.nan
 
 # %% ../nbs/00_stats.ipynb #4b4b8259
 def pairwise(res:pd.DataFrame, # rows with columns `by`, 'seed', 'size', 'metric', 'value' (and optionally 'checkpoint')
