@@ -13,8 +13,8 @@ from scipy.optimize import brentq
 
 # %% auto #0
 __all__ = ['Diff', 'welch', 'tost', 'noninferior', 'Contrast', 'block_contrast', 'trend_contrast', 'holm', 'verdict',
-           'welch_contrast', 'sessions', 'family_table', 'pooled_sd', 'pairwise', 'detectable_difference',
-           'seeds_needed', 'seeds_for_equivalence']
+           'welch_contrast', 'sessions', 'family_table', 'pooled_sd', 'arm_values', 'pair_family', 'pairwise',
+           'detectable_difference', 'seeds_needed', 'seeds_for_equivalence']
 
 # %% ../nbs/00_stats.ipynb #a812f7f5
 class Diff(NamedTuple):
@@ -219,6 +219,40 @@ def pooled_sd(groups, # the values of each group (an arm in a session, say): a l
     gs = [np.asarray(g, float) for g in groups if len(g) > 0]
     dof = sum(len(g) - 1 for g in gs)
     return math.sqrt(sum(((g - g.mean()) ** 2).sum() for g in gs) / dof) if dof > 0 else math.nan
+
+# %% ../nbs/00_stats.ipynb #armv002
+def arm_values(res:pd.DataFrame, # a set's result rows: arm, seed, checkpoint, size, metric, value (a fraction)
+               runs:pd.DataFrame, # the set's runs: arm, seed, session
+               arm:str, # the arm
+               metric, # a recorded metric, or a function of one run's metrics (a Series by name) to a value
+               size:int|None=None, # the size compared; None: the arm's only one
+               checkpoint:str='last', # 'last' or 'best'
+              )->pd.DataFrame:
+    "One arm's values in points, one per seed: seed, value, session."
+    r = res[(res.arm == arm) & (res.checkpoint == checkpoint) & ((res['size'] == size) if size else True)]
+    # one row per seed, one column per metric
+    w = r.pivot_table(index='seed', columns='metric', values='value')
+    v = w.apply(metric, axis=1) if callable(metric) else w[metric]
+    return (100 * v).rename('value').reset_index().merge(runs[runs.arm == arm][['seed', 'session']], on='seed')
+
+# %% ../nbs/00_stats.ipynb #armv003
+def pair_family(res:pd.DataFrame, # a set's result rows (`arm_values`)
+                runs:pd.DataFrame, # the set's runs: arm, seed, session
+                pairs:list, # the family's comparisons (a, b)
+                metric, # the metric (`arm_values`), or a pair of them (a's, b's)
+                margin:float, # equivalence margin, or non-inferiority margin (points)
+                size:int|None=None, # the size compared
+                checkpoint:str='last', # 'last' or 'best'
+                **kwargs, # family_table's: test, lower_better, alpha
+               )->pd.DataFrame:
+    "A family of arm comparisons from a set's results: blocked where the runs span sessions, Welch beside, Holm."
+    ma, mb = metric if isinstance(metric, tuple) else (metric, metric)
+    contrasts = {}
+    for a, b in pairs:
+        va, vb = (arm_values(res, runs, x, m, size, checkpoint) for x, m in ((a, ma), (b, mb)))
+        blocked = block_contrast(va.value, vb.value, va.session, vb.session)
+        contrasts[a, b] = (blocked, welch_contrast(va.value, vb.value))
+    return family_table(contrasts, margin=margin, blocked=runs.session.nunique() > 1, **kwargs)
 
 # %% ../nbs/00_stats.ipynb #4b4b8259
 def pairwise(res:pd.DataFrame, # rows with columns `by`, 'seed', 'size', 'metric', 'value' (and optionally 'checkpoint')
