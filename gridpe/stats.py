@@ -179,7 +179,7 @@ def sessions(started, # each run's start time (ISO 8601 strings or timestamps)
     return (order.diff() >= pd.Timedelta(minutes=gap_min)).cumsum().reindex(t.index).to_numpy()
 
 # %% ../nbs/00_stats.ipynb #fam007
-def family_table(contrasts:dict, # {(a, b): (blocked Contrast, plain Contrast)}: the family's comparisons
+def family_table(contrasts:dict, # {(a, b) or (a, b, condition): (blocked Contrast, plain Contrast)}: the family
                  test:str='difference', # 'difference' (with equivalence within the margin) or 'noninferiority'
                  margin:float=1., # equivalence margin, or non-inferiority margin δ
                  blocked:bool=True, # the blocked contrast is primary (runs in several sessions); else the plain one
@@ -187,7 +187,8 @@ def family_table(contrasts:dict, # {(a, b): (blocked Contrast, plain Contrast)}:
                  alpha:float=0.05, # family-wise level
                 )->pd.DataFrame:
     "Each comparison of a family with its interval, Holm-adjusted tests and verdict (blocked and plain side by side)."
-    rows = [dict(a=a, b=b, **_tests(cb, cp, test, margin, blocked)) for (a, b), (cb, cp) in contrasts.items()]
+    rows = [dict(zip(('a', 'b', 'condition'), k), **_tests(cb, cp, test, margin, blocked))
+            for k, (cb, cp) in contrasts.items()]
     t = pd.DataFrame(rows)
     for k in ('p_block', 'p_welch', 'eq_block', 'eq_welch'): t[k + '_holm'] = holm(t[k])
     for k in ('block', 'welch'):
@@ -243,15 +244,17 @@ def pair_family(res:pd.DataFrame, # a set's result rows (`arm_values`)
                 margin:float, # equivalence margin, or non-inferiority margin (points)
                 size:int|None=None, # the size compared
                 checkpoint:str='last', # 'last' or 'best'
+                conditions:dict|None=None, # {name: (metric, size)}: each pair in each, one family; None: metric, size
                 **kwargs, # family_table's: test, lower_better, alpha
                )->pd.DataFrame:
     "A family of arm comparisons from a set's results: blocked where the runs span sessions, Welch beside, Holm."
-    ma, mb = metric if isinstance(metric, tuple) else (metric, metric)
     contrasts = {}
-    for a, b in pairs:
-        va, vb = (arm_values(res, runs, x, m, size, checkpoint) for x, m in ((a, ma), (b, mb)))
-        blocked = block_contrast(va.value, vb.value, va.session, vb.session)
-        contrasts[a, b] = (blocked, welch_contrast(va.value, vb.value))
+    for name, (m, z) in (conditions or {None: (metric, size)}).items():
+        ma, mb = m if isinstance(m, tuple) else (m, m)
+        for a, b in pairs:
+            va, vb = (arm_values(res, runs, x, mx, z, checkpoint) for x, mx in ((a, ma), (b, mb)))
+            blocked = block_contrast(va.value, vb.value, va.session, vb.session)
+            contrasts[(a, b) if name is None else (a, b, name)] = (blocked, welch_contrast(va.value, vb.value))
     return family_table(contrasts, margin=margin, blocked=runs.session.nunique() > 1, **kwargs)
 
 # %% ../nbs/00_stats.ipynb #4b4b8259
