@@ -29,8 +29,9 @@ Usage (GPU): python tools/gpu/gpu_bench_host.py --out host.json
 """
 import argparse, json, platform, statistics, time
 import torch, torch.nn.functional as F
-from gridpe import fused
-from gridpe.fused import rope_qkv, rope_qkv_op, check_rope_qkv, rope_qkv_triton, rope_qkv_bwd_triton
+from gridpe import fused, triton_kernels
+from gridpe.fused import rope_qkv, rope_qkv_op, check_rope_qkv
+from gridpe.triton_kernels import rope_qkv_triton, rope_qkv_bwd_triton
 from gridpe.pct import pct
 from gridpe.vit import vit_small
 
@@ -95,7 +96,7 @@ def parts_us(dev:str, n:int, sync, B=256, n_prefix=1)->dict:
         res.update(launch_fwd=host_us(lambda: rope_qkv_triton(x, c, s, n_prefix, 2), n, sync),
                    launch_bwd=host_us(lambda: rope_qkv_bwd_triton(g, y, c, s, n_prefix, 2, False), n, sync),
                    launch_bwd_table=host_us(lambda: rope_qkv_bwd_triton(g, y, c, s, n_prefix, 2, True), n, sync),
-                   compiled_launcher=None not in fused._compiled)
+                   compiled_launcher=None not in triton_kernels._compiled)
     return res
 
 def inside_us(dev:str, n:int, sync, B=256, n_prefix=1, depth=12)->dict:
@@ -103,7 +104,7 @@ def inside_us(dev:str, n:int, sync, B=256, n_prefix=1, depth=12)->dict:
     names = {'forward': (fused.RopeQKV, 'forward', True), 'backward': (fused.RopeQKV, 'backward', True),
              'rope_qkv_triton': (fused, 'rope_qkv_triton', False),
              'rope_qkv_bwd_triton': (fused, 'rope_qkv_bwd_triton', False),
-             '_launch': (fused, '_launch', False), '_blocks': (fused, '_blocks', False)}
+             '_launch': (triton_kernels, '_launch', False), '_blocks': (triton_kernels, '_blocks', False)}
     tot, saved = dict.fromkeys(names, 0.), {}
     def timed(name, f):
         def g(*a, **k):
