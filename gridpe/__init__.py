@@ -9,7 +9,7 @@ warnings.filterwarnings('ignore', message='IProgress not found')
 def _modules()->set: return {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith('_')}
 
 def __getattr__(name:str):
-    "Import a submodule on first use: `import gridpe; gridpe.rope.make_pe(...)` works and `import gridpe` stays light."
+    "Import a submodule on first use: `import gridpe; gridpe.rope.GridPE(...)` works and `import gridpe` stays light."
     if name in _modules(): return importlib.import_module(f'{__name__}.{name}')
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

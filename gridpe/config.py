@@ -220,7 +220,7 @@ def valid_heads(width:int, # token width
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
 # the settings that take one of an enum's values (--pe: each of its words), as the enum's values; the CLI's choices
-CHOICES = dict(pe=source_names('rope', 'PEKind'), positions=source_names('vit', 'Positions'),
+CHOICES = dict(pe=source_names('embeddings', 'PEKind'), positions=source_names('vit', 'Positions'),
                pool=source_names('pct', 'Pool'), ape=source_names('pct', 'APEMode'),
                sample=source_names('points', 'PointSampling'), eval_scaling=source_names('scaling', 'Scaling'),
                compile=source_names('callbacks', 'Compile'), label=source_names('moving', 'MotionLabel'))

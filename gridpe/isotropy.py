@@ -13,7 +13,8 @@ from torch import Tensor
 from .checks import check_int
 from .simplex import n_directions, n_scales
 from .theory import rel_kernel
-from .rope import RotaryPE, make_pe
+from .rope import RotaryPE
+from .embeddings import make_pe
 
 # %% auto #0
 __all__ = ['SPECTRUM_VARIANTS', 'frequency_budget', 'scale_span', 'wave_vectors', 'random_directions', 'kernel_profile',

@@ -4,7 +4,8 @@
 
 # %% ../nbs/07b_learner.ipynb #01434250
 from __future__ import annotations
-from .rope import RotaryPE, set_scaling
+from .rope import RotaryPE
+from .embeddings import set_scaling
 from .positions import grid_positions
 from .scaling import Scaling, check_scaling
 from .attention import record_attention

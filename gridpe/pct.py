@@ -9,7 +9,8 @@ from torch import nn, Tensor
 import torch.nn.functional as F
 from fastcore.basics import str_enum
 from .checks import check_choice
-from .rope import PEKind, make_pe, RotaryTable
+from .rope import RotaryTable
+from .embeddings import PEKind, make_pe
 from .fused import rope_qkv
 from .geometry import farthest_point_sample, gather_points, knn
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import matplotlib.pyplot as plt
 from fastai.torch_core import rank_distrib
-from .rope import PE_KINDS
+from .embeddings import PE_KINDS
 from .stats import pairwise
 from .learner import plot_sizes
 from .files import atomic_file, remove_leftovers

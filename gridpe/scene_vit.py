@@ -6,7 +6,7 @@
 from __future__ import annotations
 from torch import nn, Tensor
 from .checks import check_int
-from .rope import make_pe
+from .embeddings import make_pe
 from .vit import Block
 
 # %% auto #0

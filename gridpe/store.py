@@ -8,7 +8,7 @@ import contextlib, fcntl, hashlib, json
 from pathlib import Path
 import pandas as pd
 from fastai.torch_core import rank_distrib
-from .rope import PE_KINDS
+from .embeddings import PE_KINDS
 from .files import atomic_file, remove_leftovers
 from .callbacks import read_checkpoint
 from .checks import CompareError, cli_flag

@@ -19,7 +19,7 @@ def _module_tree(module:str)->ast.Module:
     "The parsed source of `gridpe.<module>` (the module is not imported)."
     return ast.parse(Path(importlib.util.find_spec(f'gridpe.{module}').origin).read_text(encoding='utf-8'))
 
-def source_names(module:str, # a module of gridpe, e.g. 'rope'
+def source_names(module:str, # a module of gridpe, e.g. 'embeddings'
                  name:str, # a `str_enum` or a dict of literal keys assigned at the module's top level, e.g. 'PEKind'
                 )->list:
     "The values of enum `name` (or the keys of dict `name`) of `gridpe.<module>`, read from its source."
@@ -51,7 +51,7 @@ class DeferredDict(Mapping):
 
 # %% ../nbs/07d_tasks.ipynb #task001j
 # the kinds that see positions: pos_scale's keys
-POSITIONED = [k for k in source_names('rope', 'PEKind') if k != 'none']
+POSITIONED = [k for k in source_names('embeddings', 'PEKind') if k != 'none']
 
 # %% ../nbs/07d_tasks.ipynb #task002b
 def data_folder(cfg)->str|None:

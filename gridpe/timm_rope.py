@@ -5,7 +5,8 @@
 # %% ../nbs/09_timm_rope.ipynb #678b9d1c
 from __future__ import annotations
 from torch import nn, Tensor
-from .rope import make_pe, RotaryPE
+from .rope import RotaryPE
+from .embeddings import make_pe
 from .positions import grid_positions
 from .fused import rope_qkv
 

@@ -8,7 +8,7 @@ from functools import partial
 import torch
 from torch import nn, Tensor
 from .checks import check_int, check_positive
-from .rope import PEKind
+from .embeddings import PEKind
 from .positions import grid_positions
 from .vit import ViT, arch_config
 

@@ -11,7 +11,8 @@ from torch import nn, Tensor
 from fastcore.meta import delegates
 from fastcore.basics import str_enum
 from .checks import check_choice
-from .rope import PEKind, make_pe, RotaryTable
+from .rope import RotaryTable
+from .embeddings import PEKind, make_pe
 from .positions import grid_positions
 from .attention import Attention
 

@@ -37,7 +37,8 @@ def absent(modules):
 def example():
     "make_pe's angles rotate q and k without changing their norms; rope_qkv agrees with apply_rope; Attention runs."
     import torch
-    from gridpe.rope import make_pe, apply_rope, RotaryTable
+    from gridpe.rope import apply_rope, RotaryTable
+    from gridpe.embeddings import make_pe
     from gridpe.positions import grid_positions
     from gridpe.fused import rope_qkv
     from gridpe.attention import Attention

@@ -216,7 +216,7 @@ def ruff():
 def _dist(name): return re.sub(r'[-_.]+', '-', name).lower()
 
 # the embedding library: the modules `pip install gridpe` (no extra) imports, with torch, numpy and fastcore alone
-CORE = ('positions', 'scaling', 'rope', 'triton_kernels', 'fused', 'attention', 'timm_rope')
+CORE = ('positions', 'scaling', 'rope', 'embeddings', 'triton_kernels', 'fused', 'attention', 'timm_rope')
 # the extra that holds the training harness: the other modules may import it at module level
 HARNESS = 'train'
 

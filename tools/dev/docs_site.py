@@ -45,7 +45,7 @@ def pandoc_id(text):
 
 def name_links(md):
     """nbdev's links to a name's page as HTML, for `local_links`. Without a published site (no Documentation URL in
-    pyproject.toml) nbdev writes them from the site's root (`/rope.html#make_pe`), which MyST would take for a
+    pyproject.toml) nbdev writes them from the site's root (`/embeddings.html#make_pe`), which MyST would take for a
     cross-reference."""
     link = lambda m: f'<a href="{m[2]}"><code>{html.escape(m[1])}</code></a>'
     return re.sub(r'\[`([^`\]]+)`\]\((/[^)\s]*)\)', link, md)
