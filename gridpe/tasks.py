@@ -76,6 +76,8 @@ class Task:
     pixels, point_maps = True, False
     # --n-heads splits the architecture's width (a ViT); --attention records a run's attention sizes
     heads_split_width, records_attention = True, False
+    # the Learner builder of gridpe.learner, and the recipe's settings it takes
+    builder, recipe = '', ('wd', 'label_smoothing', 'compile')
 
     def __repr__(self): return f"{type(self).__name__}({self.name!r})"
 
@@ -115,7 +117,10 @@ class Task:
 
     def learner(self, dls, kind:str, cfg, cbs:list|None=None, recipe:bool=True):
         "The Learner of `kind` on `dls`; `recipe=False`: the model only (no recipe, no mixed precision)."
-        raise NotImplementedError
+        build = getattr(importlib.import_module('gridpe.learner'), self.builder)
+        r = {k: getattr(cfg, k) for k in self.recipe} if recipe else {}
+        return build(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
+                     **model_kwargs(cfg, kind))
 
 # %% ../nbs/07d_tasks.ipynb #task003b
 def one_value(cfg, # the job's settings
@@ -149,6 +154,8 @@ class ImageTask(Task):
     "ViTs on images."
     name, about, archs = 'image', 'ViTs on images', DeferredDict('vit', 'ARCHS')
     modules, records_attention = ('formats', 'images', 'learner', 'vit'), True
+    builder = 'vit_learner'
+    recipe = ('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr', 'compile')
     defaults = dict(
         arch='vit_nano', n_heads=2, patch_size=4, epochs=5, size=28, bs=128, lr=2e-3,
         eval_sizes=[20, 28, 36, 44, 56], eval_scaling=['none', 'pi', 'ntk', 'yarn'], eval_rotations=[],
@@ -184,17 +191,11 @@ class ImageTask(Task):
                          repeated_aug=cfg.repeated_aug, eval_rotations=cfg.eval_rotations,
                          train_rotations=cfg.train_rotations, canvas_multiple=cfg.patch_size)
 
-    def learner(self, dls, kind, cfg, cbs=None, recipe=True):
-        from gridpe.learner import vit_learner
-        r = dict(wd=cfg.wd, label_smoothing=cfg.label_smoothing, mixup=cfg.mixup, cutmix=cfg.cutmix,
-                 warmup_epochs=cfg.warmup_epochs, min_lr=cfg.min_lr, compile=cfg.compile) if recipe else {}
-        return vit_learner(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
-                           **model_kwargs(cfg, kind))
-
 # %% ../nbs/07d_tasks.ipynb #task005b
 class PointsTask(Task):
     "Point transformers (PCT) on point clouds."
     name, about, archs = 'points', 'point transformers (PCT) on point clouds', DeferredDict('pct', 'PCT_ARCHS')
+    builder, recipe = 'pct_learner', ('wd', 'label_smoothing', 'momentum', 'min_lr', 'compile')
     modules = ('formats', 'points', 'learner', 'pct')
     unit, samples, pixels, point_maps, heads_split_width = 'points', 'point clouds', False, True, False
     defaults = dict(
@@ -241,17 +242,11 @@ class PointsTask(Task):
         return point_dls(data, cfg.size, cfg.eval_sizes, bs or cfg.bs, device=device, sample=cfg.sample,
                          eval_rotations=cfg.eval_rotations, up=cfg.up)
 
-    def learner(self, dls, kind, cfg, cbs=None, recipe=True):
-        from gridpe.learner import pct_learner
-        r = dict(wd=cfg.wd, label_smoothing=cfg.label_smoothing, momentum=cfg.momentum, min_lr=cfg.min_lr,
-                 compile=cfg.compile) if recipe else {}
-        return pct_learner(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
-                           **model_kwargs(cfg, kind))
-
 # %% ../nbs/07d_tasks.ipynb #task006b
 class SceneTask(Task):
     "Scene ViTs on scenes in n dimensions."
     name, about = 'nd', 'scene ViTs on scenes in n dimensions, one job per n'
+    builder, recipe = 'scene_learner', ('wd', 'label_smoothing', 'compile')
     archs, sweep = DeferredDict('scene_vit', 'SCENE_ARCHS'), 'ndim'
     modules = ('scenes', 'learner', 'scene_vit')
     unit, samples, pixels, heads_split_width = 'tokens', 'scenes', False, False
@@ -289,16 +284,11 @@ class SceneTask(Task):
         return scene_dls(data, cfg.size, cfg.eval_sizes, bs or cfg.bs, device=device,
                          eval_rotations=cfg.eval_rotations, train_rotations=cfg.train_rotations)
 
-    def learner(self, dls, kind, cfg, cbs=None, recipe=True):
-        from gridpe.learner import scene_learner
-        r = dict(wd=cfg.wd, label_smoothing=cfg.label_smoothing, compile=cfg.compile) if recipe else {}
-        return scene_learner(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
-                             **model_kwargs(cfg, kind))
-
 # %% ../nbs/07d_tasks.ipynb #task007b
 class VideoTask(Task):
     "Video ViTs on clips."
     name, about, archs = 'video', 'video ViTs on clips', DeferredDict('video_vit', 'VIDEO_ARCHS')
+    builder, recipe = 'vit_learner', ('wd', 'label_smoothing', 'warmup_epochs', 'min_lr', 'compile')
     samples, modules = 'clips', ('video', 'learner', 'video_vit')
     defaults = dict(
         arch='video_vit_nano', n_heads=2, patch_size=6, tubelet=1, time_scale=1., epochs=4, size=24, frames=8,
@@ -329,13 +319,6 @@ class VideoTask(Task):
         from gridpe.video import video_dls
         return video_dls(data, cfg.size, cfg.eval_sizes, bs or cfg.bs, device=device, frames=cfg.frames,
                          eval_frames=cfg.eval_frames)
-
-    def learner(self, dls, kind, cfg, cbs=None, recipe=True):
-        from gridpe.learner import vit_learner
-        r = dict(wd=cfg.wd, label_smoothing=cfg.label_smoothing, warmup_epochs=cfg.warmup_epochs,
-                 min_lr=cfg.min_lr, compile=cfg.compile) if recipe else {}
-        return vit_learner(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
-                           **model_kwargs(cfg, kind))
 
 # %% ../nbs/07d_tasks.ipynb #task008b
 TASKS = {t.name: t for t in (ImageTask(), PointsTask(), SceneTask(), VideoTask())}
