@@ -19,7 +19,12 @@ SETS = {'selection': (K, (200, 201), 10),
         'rotation_images': ([*K, 'gridpe_axes'], range(100, 109), 12),
         'dimensions': ([f'{k}@n{n}' for n in (2, 4, 8) for k in K] + ['gridpe_axes@n2'], range(100, 113), 13),
         'rotation_scenes': ([*K, 'gridpe_axes'], range(100, 112), 14),
-        'spacetime': ([*K, 'composed'], range(100, 125), 15)}
+        'spacetime': ([*K, 'composed'], range(100, 125), 15),
+        # calibration pilots (amendment 7): scene counts per n; clips, at 30 and at 60 epochs
+        'dims_pilot': ([f'{k}@n{n}_s{c}' for n, cs in ((2, (1000, 2000, 4000, 8000)), (4, (500, 1000, 2000)),
+                                                      (8, (250, 500, 1000))) for c in cs for k in K], (900, 901), 16),
+        'spacetime_pilot': ([f'{k}@c{c}_e{e}' for e in (30, 60) for c in (4000, 8000, 16000)
+                             for k in ['ape', 'none', *K, 'composed']], (900, 901), 17)}
 
 def run_order(arms:list, seeds, gen_seed:int)->list:
     "(arm, seed) in blocks of one seed each: blocks and the arms within each in a random order drawn from `gen_seed`."

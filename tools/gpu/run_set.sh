@@ -5,13 +5,16 @@
 # Resumable: a finished run is skipped ("done already"), a run another process trains is skipped, and a run cut by the
 # optional time limit keeps its per-epoch checkpoint, from which the same command resumes it exactly.
 #
-#   SET   selection | resolution | rotation_images | dimensions | rotation_scenes | spacetime
+#   SET   selection | resolution | rotation_images | dimensions | rotation_scenes | spacetime, or a calibration pilot:
+#         dims_pilot (arms kind@n<n>_s<scenes>) | spacetime_pilot (arms kind@c<clips>_e<epochs>)
 #   LIM   seconds after which every run is stopped, its checkpoint kept (default: none); MIN_LEFT  no run starts with
 #         fewer seconds than this left (default 60: a host whose files do not outlast the limit wants a run's length)
 #   J     runs at once per card (default 4);  R  folder of the runs (default runs);  DATA  CIFAR-10 as an ImageFolder
 #         tree (default .data/cifar10);  S2 S4 S8  the calibrated scene counts;  CLIPS EPOCHS  the calibrated video
 #         settings (the protocol's amendments give them)
 #   DONE  a collected SET_runs.csv (collect_set.py): its runs finished on an earlier host and are not started again
+#   ONLY  an extended regular expression: only the order's runs whose arm it matches start (the 60-epoch space-time
+#         pilots at the chosen clips: ONLY='@c8000_e60$')
 #   GRIDPE_COMPARE  the command (default: gridpe-compare, or python3 -m gridpe.compare where it is not installed)
 #
 #   SET=selection LIM=3600 bash tools/gpu/run_set.sh
@@ -30,7 +33,7 @@ COMMON_DIMS="nd --arch scene_vit --head-dim 64 --n-heads 2 --noise 0.3 --size 32
   --eval-rotations 0 15 30 45 --quiet"
 COMMON_ST="video --arch video_vit_tiny --n-heads 4 --size 32 --patch-size 4 --tubelet 1 --frames 8
   --eval-sizes 24 32 40 48 64 --eval-frames 4 6 8 12 16 --bs 128 --lr 1e-3 --warmup-epochs 1 --min-lr 1e-5
-  --label direction_speed --clips ${CLIPS:-} --epochs ${EPOCHS:-} --quiet"
+  --label direction_speed --quiet"
 AXES='gridpe={"pe_per_block":true,"pe_kwargs":{"base":10000,"rotate":"fixed","directions":"axes"}}'
 RANDOM_DIRS='gridpe={"pe_per_block":true,"pe_kwargs":{"base":10000,"rotate":"head","directions":"random"}}'
 GSPEC='rope_axial={"pe_per_block":false,"pe_kwargs":{"spectrum":"gridpe","base":10000}}'
@@ -50,7 +53,10 @@ set_flags() {
       [ "$SET" = dimensions ] || common="$common --train-rotations 45" ;;
     spacetime)
       [ -n "${CLIPS:-}" ] && [ -n "${EPOCHS:-}" ] || { echo "CLIPS and EPOCHS, the calibrated ones, are not set" >&2; return 2; }
-      common=$COMMON_ST ;;
+      common="$COMMON_ST --clips $CLIPS --epochs $EPOCHS" ;;
+    # pilots: the arm names its level (kind@n<n>_s<scenes>, kind@c<clips>_e<epochs>)
+    dims_pilot) local r=${1#*@n}; common="$COMMON_DIMS --ndim ${r%_s*} --n-scenes ${r#*_s}" ;;
+    spacetime_pilot) local r=${1#*@c}; common="$COMMON_ST --clips ${r%_e*} --epochs ${r#*_e}" ;;
     *) echo "unknown set $SET" >&2; return 2 ;;
   esac
   case $arm in
@@ -80,15 +86,17 @@ mkdir -p "$R/$SET/logs"
 if command -v nvidia-cuda-mps-control >/dev/null; then
   echo quit | nvidia-cuda-mps-control 2>/dev/null; sleep 1; nvidia-cuda-mps-control -d && echo "MPS started"
 fi
-# the order's runs less those DONE lists (its columns arm and seed)
+# the order's runs whose arm ONLY matches; todo: those less the runs DONE lists (its columns arm and seed)
+matching() { awk -v only="${ONLY:-}" 'only == "" || $1 ~ only' "$ORDER"; }
 todo() {
-  if [ -z "${DONE:-}" ]; then cat "$ORDER"; return; fi
-  awk -F, 'NR == FNR { if (FNR == 1) for (i = 1; i <= NF; i++) c[$i] = i; else d[$c["arm"] " " $c["seed"]]; next }
-           { split($0, r, " ") } !((r[1] " " r[2]) in d)' "$DONE" "$ORDER"
+  if [ -z "${DONE:-}" ]; then matching; return; fi
+  matching | awk -F, '
+    NR == FNR { if (FNR == 1) for (i = 1; i <= NF; i++) c[$i] = i; else d[$c["arm"] " " $c["seed"]]; next }
+    { split($0, r, " ") } !((r[1] " " r[2]) in d)' "$DONE" -
 }
 if [ -n "${DONE:-}" ]; then
   [ -f "$DONE" ] || { echo "DONE names $DONE, which does not exist"; exit 2; }
-  echo "$(( $(wc -l < "$ORDER") - $(todo | wc -l) )) runs finished already (DONE): $DONE"
+  echo "$(( $(matching | wc -l) - $(todo | wc -l) )) runs finished already (DONE): $DONE"
 fi
 date -u; echo "set $SET: $(todo | wc -l) runs, $G card(s), $J at a time per card, ${LIM:-no} time limit"
 todo | awk -v g="$G" '{print (NR - 1) % g, $1, $2}' | xargs -P $((G * J)) -L 1 bash -c 'run_one "$@"' _

@@ -36,4 +36,17 @@ check "no run starts with fewer than MIN_LEFT seconds left" '[ ! -s "$tmp/calls"
 flags=$(SET=resolution bash tools/gpu/run_set.sh --flags rope_axial_gspec)
 check "--flags gives an arm's kind and options" \
   '[[ "$flags" == *"--size 16"*"--pe rope_axial --pe-options rope_axial={\"pe_per_block\":false,"* ]]'
+flags=$(SET=dims_pilot bash tools/gpu/run_set.sh --flags rope_mixed@n4_s500)
+check "--flags gives a scene pilot its dimension and scene count" \
+  '[[ "$flags" == "nd "*"--ndim 4 --n-scenes 500 --pe rope_mixed" ]]'
+flags=$(SET=spacetime_pilot bash tools/gpu/run_set.sh --flags composed@c8000_e60)
+check "--flags gives a space-time pilot its clips and epochs, once each" \
+  '[[ "$flags" == "video "*"--clips 8000 --epochs 60"*"--pe composed" && "$flags" != *"--clips  "* ]]'
+
+rm -f "$tmp/calls"
+drive SET=spacetime_pilot ONLY='@c8000_e60$'
+check "ONLY starts the order's runs whose arm it matches, in order" \
+  '[ "$(cut -d" " -f2 "$tmp/calls" | sed "s|$tmp/runs/spacetime_pilot/||" | sort -u | tr "\n" " ")" = \
+     "ape/c8000_e60 composed/c8000_e60 gridpe/c8000_e60 none/c8000_e60 rope_axial/c8000_e60 rope_mixed/c8000_e60 " ] \
+   && [ "$(wc -l < "$tmp/calls")" -eq 12 ]'
 summary
