@@ -109,7 +109,8 @@ def decode_image(src:Path|Image.Image, # image file, or an open PIL image
         with (src if isinstance(src, Image.Image) else Image.open(src)) as im:
             im.draft('RGB' if channels == 3 else 'L', (size, size))
             im = im.convert('RGB' if channels == 3 else 'L')
-            w, h = im.size; s = size / min(w, h)
+            w, h = im.size
+            s = size / min(w, h)
             nw, nh = max(size, round(w*s)), max(size, round(h*s))
             im = im.resize((nw, nh), Image.BILINEAR, reducing_gap=None if (nw, nh) == (w, h) else 3.0)
             l, t = (nw - size) // 2, (nh - size) // 2

@@ -99,7 +99,9 @@ def record_attention(model:nn.Module, # any model containing `Attention` blocks
     if not isinstance(pos, Tensor) or pos.ndim != 3:
         raise ValueError(f"pos must have shape (B, N, ndim), got {tuple(getattr(pos, 'shape', ()))}")
     rec, blocks = AttentionRecorder(pos, n_prefix, keep_maps), [m for m in model.modules() if isinstance(m, Attention)]
-    for i, m in enumerate(blocks): rec.blocks[id(m)] = i; m.recorder = rec
+    for i, m in enumerate(blocks):
+        rec.blocks[id(m)] = i
+        m.recorder = rec
     try: yield rec
     finally:
         for m in blocks: m.recorder = None

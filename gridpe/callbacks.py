@@ -49,7 +49,9 @@ class KeepBest(TrackerCallback):
     "fastai tracker of the best epoch by `monitor` (validation top-1 by default): `best_epoch`, its weights `state`."
     order = TrackerCallback.order + 1
     def __init__(self, monitor:str='accuracy', # the recorded value to maximise (or minimise, for a loss)
-                 **kwargs): super().__init__(monitor=monitor, **kwargs); self.best_epoch, self.state = None, None
+                 **kwargs):
+        super().__init__(monitor=monitor, **kwargs)
+        self.best_epoch, self.state = None, None
     def after_epoch(self):
         "Copy the weights when the epoch is the best so far."
         super().after_epoch()
@@ -227,7 +229,9 @@ class HistoryCSV(CSVLogger):
     "fastai's `CSVLogger`; a fit from `start_epoch` k keeps the file's rows of epochs < k and appends (one header)."
     def __init__(self, fname:str|Path='history.csv', # the history file
                  fingerprint:str|None=None, # the run's settings fingerprint: a last column, and the rows kept
-                ): super().__init__(fname); self.fingerprint = fingerprint
+                ):
+        super().__init__(fname)
+        self.fingerprint = fingerprint
     def before_fit(self):
         if hasattr(self, 'gather_preds'): return
         f, k, fp = self.path/self.fname, getattr(self.learn, 'first_epoch', 0), self.fingerprint
@@ -242,7 +246,8 @@ class HistoryCSV(CSVLogger):
     def _write_line(self, log):
         "Write a line of `log` (and the fingerprint), then call the old logger."
         self.file.write(','.join(map(str, [*log, *([self.fingerprint] if self.fingerprint else [])])) + '\n')
-        self.file.flush(); os.fsync(self.file.fileno())
+        self.file.flush()
+        os.fsync(self.file.fileno())
         self.old_logger(log)
 
 # %% ../nbs/07a_callbacks.ipynb #65c0e41e

@@ -256,7 +256,8 @@ def check_choices(cfg:Config, # the job's settings (resolved)
 # %% ../nbs/08_config.ipynb #ch01ce02
 def _model_keys(arch:Callable)->list:
     "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."
-    s = inspect.signature(arch, eval_str=True); ps = dict(s.parameters)
+    s = inspect.signature(arch, eval_str=True)
+    ps = dict(s.parameters)
     if any(p.kind is p.VAR_KEYWORD for p in ps.values()) and inspect.isclass(s.return_annotation):
         ps.update(inspect.signature(s.return_annotation).parameters)
     return [k for k, p in ps.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
@@ -317,7 +318,8 @@ def _bytes(n:int)->str:
 def check_request(cfg:Config, # the job's settings (resolved)
                  ):
     "CompareError for settings that cannot give a valid run, found without building or importing a model."
-    check_numbers(cfg); check_choices(cfg)
+    check_numbers(cfg)
+    check_choices(cfg)
     for k, s in [('size', cfg.size), *(('eval_sizes', s) for s in cfg.eval_sizes)]:
         if (n := batch_bytes(cfg, s)) > (m := _memory()):
             raise CompareError(f"{cli_flag(k)} {s}: a batch of {cfg.bs} {TASKS[cfg.task].samples} at {s} "

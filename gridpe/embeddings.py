@@ -116,7 +116,8 @@ def composed_frequencies(head_dim:int, # channels per head
         kw, n = {k: v for k, v in p.items() if k not in ('kind', 'axes', 'share')}, math.floor(p['share'] * P + 1e-9)
         fn = grid_frequencies if p['kind'] == 'gridpe' else axial_frequencies
         if p['kind'] == 'gridpe': kw['seed'] = seed
-        W[:, at:at + n, p['axes']] = fn(2 * n, n_heads, len(p['axes']), **kw); at += n
+        W[:, at:at + n, p['axes']] = fn(2 * n, n_heads, len(p['axes']), **kw)
+        at += n
     return W
 
 # %% ../nbs/02a_embeddings.ipynb #9963324a

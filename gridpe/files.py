@@ -21,9 +21,14 @@ def atomic_file(path:str|Path, # the file to write (its folder must exist)
     path = Path(path)
     tmp = path.with_name(f'.{path.name}.{_HOST}-{os.getpid()}.{secrets.token_hex(4)}.tmp')   # same folder: atomic
     try:
-        with open(tmp, mode.replace('w', 'x')) as f: yield f; f.flush(); os.fsync(f.fileno())
+        with open(tmp, mode.replace('w', 'x')) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException: Path(tmp).unlink(missing_ok=True); raise
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 # %% ../nbs/00_files.ipynb #1cb12ba6
 _LEFTOVER = re.compile(r'\..+\.([0-9a-f]{8})-([1-9][0-9]*)\.[0-9a-f]{8}\.tmp')      # .<name>.<host>-<pid>.<hex>.tmp

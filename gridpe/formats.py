@@ -69,7 +69,8 @@ def folder_items(split_dir:Path, # a split folder with one sub-folder per class
     for i, c in enumerate(classes):
         fs = sorted(f for f in (split_dir/c).iterdir() if f.suffix.lower() in exts)
         if not fs: raise ValueError(f"class folder {split_dir/c} has no {what} ({', '.join(sorted(exts))})")
-        paths += fs; labels += [i] * len(fs)
+        paths += fs
+        labels += [i] * len(fs)
     return paths, labels, classes
 
 # %% ../nbs/04a_formats.ipynb #cc04ed6b
@@ -111,7 +112,9 @@ def cached(key:dict, # what the result depends on (JSON-serialisable)
         try: return np.load(f, allow_pickle=False)
         except (ValueError, OSError, EOFError) as e: warnings.warn(f"damaged cache file {f} ({e}): making it again")
     a = make()
-    f.parent.mkdir(parents=True, exist_ok=True); remove_leftovers(f.parent)       # and what killed writers left
+    # and what killed writers left
+    f.parent.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(f.parent)
     with atomic_file(f, 'wb') as o: np.save(o, a)
     return a
 
@@ -179,7 +182,8 @@ def read_idx(path:str|Path, # an idx file, gzipped or not
     except OSError as e: raise ValueError(f"{path}: cannot read idx file ({e})") from None
     if len(raw) < 4 or raw[:2] != b'\0\0': raise ValueError(f"{path}: not an idx file (bad magic number)")
     if raw[2] != 0x08: raise ValueError(f"{path}: idx type code 0x{raw[2]:02x} is not unsigned byte (0x08)")
-    nd = raw[3]; dims = struct.unpack(f'>{nd}I', raw[4:4+4*nd])
+    nd = raw[3]
+    dims = struct.unpack(f'>{nd}I', raw[4:4+4*nd])
     n = math.prod(dims)
     if len(raw) - 4 - 4*nd != n:
         raise ValueError(f"{path}: header says {dims} = {n} bytes of data but the file has {len(raw) - 4 - 4*nd}")

@@ -157,7 +157,9 @@ def _(x, cos, sin, n_prefix, n_rot, layout):
 @rope_qkv_bwd_extern.register_fake
 def _(g, y, cos, sin, n_prefix, n_rot, table_grad, layout):
     if layout: gx = y[0].new_empty(y[0].shape)                                 # B, N, S, H, D
-    else: B, H, N, D = y[0].shape; gx = y[0].new_empty(B, N, len(y), H, D)
+    else:
+        B, H, N, D = y[0].shape
+        gx = y[0].new_empty(B, N, len(y), H, D)
     like = lambda t: t.new_empty(t.shape if table_grad else 0, dtype=torch.float32 if use_kernel(y[0]) else t.dtype)
     return gx, like(cos), like(sin)
 

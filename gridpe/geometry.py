@@ -36,7 +36,8 @@ if triton is not None:
     def _fps_kernel(xyz_ptr, out_ptr, P, n, BLOCK:tl.constexpr):
         "Program b: farthest-point samples of shape b of a contiguous (B, P, 3) float32 tensor into out (B, n) int64."
         b = tl.program_id(0).to(tl.int64)
-        offs = tl.arange(0, BLOCK); m = offs < P
+        offs = tl.arange(0, BLOCK)
+        m = offs < P
         base = xyz_ptr + b * P * 3
         x = tl.load(base + offs * 3, mask=m, other=0.)                                      # BLOCK each
         y = tl.load(base + offs * 3 + 1, mask=m, other=0.)

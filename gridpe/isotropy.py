@@ -106,9 +106,11 @@ def plot_isotropy(n:int, # spatial dimensions
     ax = ax or plt.subplots(figsize=(5, 3.2))[1]
     for k in kinds:
         p = kernel_profile(make_pe(k, head_dim, n_heads, n, **kwargs), radii)
-        ax.plot(p.r, p['mean'], label=k); ax.fill_between(p.r, p['min'], p['max'], alpha=0.2)
+        ax.plot(p.r, p['mean'], label=k)
+        ax.fill_between(p.r, p['min'], p['max'], alpha=0.2)
     ax.set(xscale='log', xlabel='distance |d| (position units)', ylabel='kernel h(d)', title=f'n = {n}')
-    ax.legend(); return ax
+    ax.legend()
+    return ax
 
 # %% ../nbs/02b_isotropy.ipynb #5269026f
 def isotropy_table(ns=(1, 2, 3, 4, 6, 8), # dimensions

@@ -76,7 +76,8 @@ def _do_fit(self:NoDecayLearner):
     k = getattr(self, 'first_epoch', 0)
     if k and getattr(getattr(self, 'progress', None), 'mbar', None): self.progress.mbar.update(0)  # bar from 0
     for epoch in range(k, self.n_epoch):
-        self.epoch = epoch; self._with_events(self._do_epoch, 'epoch', CancelEpochException)
+        self.epoch = epoch
+        self._with_events(self._do_epoch, 'epoch', CancelEpochException)
 
 # %% ../nbs/07b_learner.ipynb #82d932ef
 def class_metrics(n_classes:int, # classes of the task
@@ -323,7 +324,8 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
     if train_size: ax.axvline(train_size, color='grey', ls=':', label='training size')
     if native is not None and df['size'].max() > native:
         ax.axvspan(native, df['size'].max(), color='grey', alpha=0.12, lw=0, label=f'upsampled (data: {native})')
-    ax.set(xlabel='evaluation size', ylabel=f'{metric} accuracy (%)'); ax.legend()
+    ax.set(xlabel='evaluation size', ylabel=f'{metric} accuracy (%)')
+    ax.legend()
     return ax
 
 # %% ../nbs/07b_learner.ipynb #508336ad

@@ -101,7 +101,9 @@ def show_clip(clip:np.ndarray, # one clip: (T, S, S)
     import matplotlib.pyplot as plt
     axs = ax if ax is not None else plt.subplots(1, len(clip), figsize=(1.2*len(clip), 1.4))[1]
     for t, (a, f) in enumerate(zip(axs, clip)):
-        a.imshow(f, cmap='gray', vmin=0, vmax=255); a.set_title(f't={t}', fontsize=8); a.axis('off')
+        a.imshow(f, cmap='gray', vmin=0, vmax=255)
+        a.set_title(f't={t}', fontsize=8)
+        a.axis('off')
     if title: axs[0].text(0, -8, title, fontsize=9)
     return axs
 
@@ -109,7 +111,9 @@ def show_clip(clip:np.ndarray, # one clip: (T, S, S)
 def centre_steps(x:np.ndarray, # clips: (n, T, S, S)
                 )->np.ndarray:
     "Frame-to-frame steps (dy, dx) of each clip's brightness-weighted centre: (n, T-1, 2)."
-    S = x.shape[-1]; g = np.arange(S, dtype=np.float64); w = x.astype(np.float64)
+    S = x.shape[-1]
+    g = np.arange(S, dtype=np.float64)
+    w = x.astype(np.float64)
     m = w.sum((-1, -2)).clip(1e-9)
     c = np.stack([(w.sum(-1)*g).sum(-1)/m, (w.sum(-2)*g).sum(-1)/m], -1)             # n, T, 2
     return np.diff(c, axis=1)

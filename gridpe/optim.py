@@ -94,16 +94,22 @@ class ForeachAdam(_Foreach):
     "fastai's `Adam` (decoupled weight decay by default, per-parameter `do_wd`) in a few multi-tensor kernels a group."
     def __init__(self, params, lr, mom:float=0.9, sqr_mom:float=0.99, eps:float=1e-5, wd:float=0.01,
                  decouple_wd:bool=True): # False: L2 (added to the gradient)
-        super().__init__(params, lr=lr, mom=mom, sqr_mom=sqr_mom, eps=eps, wd=wd); self.decouple_wd = decouple_wd
+        super().__init__(params, lr=lr, mom=mom, sqr_mom=sqr_mom, eps=eps, wd=wd)
+        self.decouple_wd = decouple_wd
     def _update(self, ps, sts, lr, mom, sqr_mom, eps, wd, **_):
         _decay(ps, sts, lr, wd, self.decouple_wd)
         self._zeros(ps, sts, 'grad_avg', 'sqr_avg')
         for s in sts: s['step'] = s.get('step', 0) + 1
         gs, avg, sqr = [p.grad for p in ps], [s['grad_avg'] for s in sts], [s['sqr_avg'] for s in sts]
-        torch._foreach_mul_(avg, mom); torch._foreach_add_(avg, gs, alpha=1 - mom)                    # β1-average of g
-        torch._foreach_mul_(sqr, sqr_mom); torch._foreach_addcmul_(sqr, gs, gs, value=1 - sqr_mom)   # β2-average of g²
+        # β1-average of g
+        torch._foreach_mul_(avg, mom)
+        torch._foreach_add_(avg, gs, alpha=1 - mom)
+        # β2-average of g²
+        torch._foreach_mul_(sqr, sqr_mom)
+        torch._foreach_addcmul_(sqr, gs, gs, value=1 - sqr_mom)
         den = torch._foreach_div(sqr, [1 - sqr_mom ** s['step'] for s in sts])
-        torch._foreach_sqrt_(den); torch._foreach_add_(den, eps)
+        torch._foreach_sqrt_(den)
+        torch._foreach_add_(den, eps)
         torch._foreach_addcdiv_(ps, avg, den, [-lr / (1 - mom ** s['step']) for s in sts])
 
 # %% ../nbs/07_optim.ipynb #afaf9226
@@ -111,11 +117,14 @@ class ForeachSGD(_Foreach):
     "fastai's `SGD` (momentum without dampening, per-parameter `do_wd`) in a few multi-tensor kernels per group."
     def __init__(self, params, lr, mom:float=0., wd:float=0.,
                  decouple_wd:bool=True): # False: L2 (added to the gradient, as torch's SGD)
-        super().__init__(params, lr=lr, mom=mom, wd=wd); self.decouple_wd, self.momentum = decouple_wd, mom != 0
+        super().__init__(params, lr=lr, mom=mom, wd=wd)
+        self.decouple_wd, self.momentum = decouple_wd, mom != 0
     def _update(self, ps, sts, lr, mom, wd, **_):
         _decay(ps, sts, lr, wd, self.decouple_wd)
         if not self.momentum: return torch._foreach_add_(ps, [p.grad for p in ps], alpha=-lr)
         self._zeros(ps, sts, 'grad_avg')
         avg = [s['grad_avg'] for s in sts]
-        torch._foreach_mul_(avg, mom); torch._foreach_add_(avg, [p.grad for p in ps])   # grad_avg ← μ·grad_avg + g
+        # grad_avg ← μ·grad_avg + g
+        torch._foreach_mul_(avg, mom)
+        torch._foreach_add_(avg, [p.grad for p in ps])
         torch._foreach_add_(ps, avg, alpha=-lr)

@@ -40,7 +40,8 @@ def local_op_reference(op:LocalOp, # the module whose weights are used
                        g:Tensor, # groups: B, S, k, C
                       )->Tensor:
     "`op` in the reference's layout: groups as (B·S, C, k) through 1×1 convolutions, max over the last axis."
-    B, S, k, C = g.shape; x = g.reshape(B*S, k, C).transpose(1, 2)
+    B, S, k, C = g.shape
+    x = g.reshape(B*S, k, C).transpose(1, 2)
     for l in op.net: x = F.conv1d(x, l.weight) if isinstance(l, nn.Conv1d) else l(x)
     return x.amax(-1).view(B, S, -1)
 
@@ -116,7 +117,9 @@ class PCT(nn.Module):
             raise ValueError(f"pos_scale has no scale for {pe!r}: {pos_scale}")
         self.pe_kind, self.centres, self.k, self.pool, self.ape = pe, centres, k, pool, ape
         self.pos_scale = float(pos_scale.get(pe, 1.) if isinstance(pos_scale, dict) else pos_scale)
-        c = width; e = c // 4                                                        # per-point embedding width (64)
+        # per-point embedding width (64)
+        c = width
+        e = c // 4
         self.embed = nn.Sequential(nn.Conv1d(3, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU(),
                                    nn.Conv1d(e, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU())
         self.local0, self.local1 = LocalOp(2*e, c // 2), LocalOp(c, c)
@@ -146,14 +149,20 @@ class PCT(nn.Module):
         if xyz.shape[-1] != 3: raise ValueError(f"points with {xyz.shape[-1]} coordinates, but PCT takes 3 (x, y, z)")
         s0, s1 = self.n_centres(xyz.shape[1])
         f = self.embed(xyz.transpose(1, 2)).transpose(1, 2)                            # B, N, 64
-        c0, g = sample_and_group(s0, self.k, xyz, f); f = self.local0(g)              # B, s0, 128
-        c1, g = sample_and_group(s1, self.k, c0, f); f = self.local1(g)               # B, s1, 256
+        # B, s0, 128
+        c0, g = sample_and_group(s0, self.k, xyz, f)
+        f = self.local0(g)
+        # B, s1, 256
+        c1, g = sample_and_group(s1, self.k, c0, f)
+        f = self.local1(g)
         pos, every = c1 * self.pos_scale, self.pe.additive and self.ape == 'conv_every'
         f, table = (f, None) if every else self.pe.encode(f, pos)      # + APE once, or the rotary table(s) once
         e = self.pe(pos).transpose(1, 2) if every else None            # B, 256, s1: added at every layer's input
         tables = [None] * len(self.sa) if table is None else table.blocks(len(self.sa))   # each layer's table
         x, outs = self.pre(f.transpose(1, 2)), []                                      # B, 256, s1
-        for sa, t in zip(self.sa, tables): x = sa(x if e is None else x + e, t); outs.append(x)
+        for sa, t in zip(self.sa, tables):
+            x = sa(x if e is None else x + e, t)
+            outs.append(x)
         x = self.fuse(torch.cat([torch.cat(outs, 1), f.transpose(1, 2)], 1))            # B, 1024, s1
         x = torch.cat([x.amax(-1), x.mean(-1)], 1) if self.pool == 'max+avg' else x.amax(-1)
         return self.head(x)

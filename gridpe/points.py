@@ -27,7 +27,8 @@ class TensorPointCloud(TensorBase):
     def show(self, ctx=None, up:int=1, s:float=1, cmap:str='viridis', **kwargs):
         "Scatter the points into `ctx` (3-D axes; new ones by default) with axis `up` vertical, coloured by height."
         if ctx is None: ctx = plt.figure(figsize=(2.6, 2.8)).add_subplot(projection='3d')
-        p = self.detach().cpu().float().numpy(); h = [j for j in range(3) if j != up]
+        p = self.detach().cpu().float().numpy()
+        h = [j for j in range(3) if j != up]
         ctx.scatter(p[:, h[0]], p[:, h[1]], p[:, up], s=s, c=p[:, up], cmap=cmap)
         ctx.set_axis_off()
         return ctx
@@ -137,7 +138,8 @@ def get_grid3d(n:int, # number of axes
                title:str|None=None, # figure title
               )->list:
     "A grid of `n` 3-D matplotlib axes, row by row (fastai's `get_grid` for point clouds)."
-    ncols = ncols or (math.ceil(n / nrows) if nrows else min(n, 5)); nrows = nrows or math.ceil(n / ncols)
+    ncols = ncols or (math.ceil(n / nrows) if nrows else min(n, 5))
+    nrows = nrows or math.ceil(n / ncols)
     fig = plt.figure(figsize=figsize or (2.6 * ncols, 2.8 * nrows))
     if title: fig.suptitle(title)
     return [fig.add_subplot(nrows, ncols, i + 1, projection='3d') for i in range(n)]
@@ -189,4 +191,5 @@ def plot_top_losses(x:TensorPointCloud, # the items' points
     "fastai's `plot_top_losses` for point clouds: each shape titled prediction/actual / loss / probability."
     axs = get_grid3d(len(samples), nrows, ncols, figsize, title='Prediction/Actual/Loss/Probability')
     for ax, s, o, r, l in zip(axs, samples, outs, raws, losses):
-        s[0].show(ctx=ax, **kwargs); ax.set_title(f'{o[0]}/{s[1]} / {l.item():.2f} / {r.max().item():.2f}', fontsize=8)
+        s[0].show(ctx=ax, **kwargs)
+        ax.set_title(f'{o[0]}/{s[1]} / {l.item():.2f} / {r.max().item():.2f}', fontsize=8)

@@ -67,7 +67,8 @@ def plot_conditions(res:pd.DataFrame, # results rows (one checkpoint)
     r = res[res.metric.isin(conds)]
     ax = plot_sizes(r.assign(size=r.metric.map(x)).rename(columns={'value': 'top1'}), ax=ax)
     if not all(num): ax.set_xticks(list(x.values()), names)
-    ax.set(xlabel='evaluation condition'); return ax
+    ax.set(xlabel='evaluation condition')
+    return ax
 
 # %% ../nbs/08b_report.ipynb #6a276aae
 def scaling_table(res:pd.DataFrame, # results rows with top1@<method> metrics

@@ -249,7 +249,8 @@ class GridPE(RotaryPE):
 # %% ../nbs/02_rope.ipynb #d6472271
 def pairs_per_axis(head_dim:int, ndim:int, kind:str)->tuple[int, int]:
     "Channel pairs P of a head and Pa = P // ndim per axis; a ValueError naming `kind` if Pa < 1."
-    P = head_dim // 2; Pa = P // ndim
+    P = head_dim // 2
+    Pa = P // ndim
     if Pa < 1: raise ValueError(f"head_dim={head_dim} is too small for {kind} in ndim={ndim} dimensions: "
                                 f"it needs 2*ndim = {2*ndim} channels")
     return P, Pa

@@ -34,7 +34,8 @@ __all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'r
 def _commit()->str|None:
     "$GRIDPE_COMMIT when set, else the commit of the gridpe checkout imported (`+dirty`: local changes), else None."
     if c := os.environ.get('GRIDPE_COMMIT'): return c            # named by whoever copied the code (a GPU host's copy)
-    root = Path(gridpe.__file__).parent.parent; git = ['git', '-C', str(root)]
+    root = Path(gridpe.__file__).parent.parent
+    git = ['git', '-C', str(root)]
     if not ((root/'nbs').is_dir() and (root/'pyproject.toml').exists()): return None
     try:
         head = subprocess.run(git + ['rev-parse', 'HEAD'], capture_output=True, text=True, timeout=10)
@@ -200,10 +201,12 @@ def run_parallel(cfg:Config, # the job's settings; each process reads the data i
                      f"(log: {part_path(cfg, *r).with_suffix('.log')})")
         try:
             for f in as_completed(futs):
-                res[futs[f]] = f.result(); say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
+                res[futs[f]] = f.result()
+                say(cfg, f"{head[futs[f]]}: {_outcome(cfg, res[futs[f]])}")
         except KeyboardInterrupt:                               # stop now: each run keeps its last epoch's checkpoint
             for w in list(ex._processes.values()): w.terminate()
-            ex.shutdown(wait=False, cancel_futures=True); raise
+            ex.shutdown(wait=False, cancel_futures=True)
+            raise
     return {k: r['status'] for k, r in res.items()}
 
 # %% ../nbs/08c_runner.ipynb #ch3cj001
@@ -241,7 +244,8 @@ def epoch_seconds(cfg:Config, data:dict,
     m = t.learner(dls, pe, cfg, recipe=False).model.cpu().eval()
     xb = dls.valid.one_batch()[0][:1]                              # one input as training sees it (any task's shape)
     with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
-    a = torch.randn(512, 512); a @ a
+    a = torch.randn(512, 512)
+    a @ a
     t0 = time.perf_counter()
     for _ in range(8): a @ a
     rate = 8 * 2 * 512**3 / (time.perf_counter() - t0)                                    # FLOP/s of this CPU
@@ -298,6 +302,7 @@ def compare(cfg:Config, # the job's settings, resolved (`resolve`)
     res = {}
     for v in getattr(cfg, k):
         job = replace(cfg, **{k: [v]}, out=str(Path(cfg.out)/f'{k}{v}'))
-        say(cfg, f"\n{cli_flag(k)} {v} (results in {job.out}):"); compare_job(job, hours)
+        say(cfg, f"\n{cli_flag(k)} {v} (results in {job.out}):")
+        compare_job(job, hours)
         if rank_distrib() == 0: res[v] = merge_results(job.out)
     return sweep_report(cfg, pd.concat(res, names=[k, None]).reset_index(k)) if res else None

@@ -28,7 +28,9 @@ def simplex_wave_vectors(n:int, # spatial dimensions
     "Unit wave vectors from the centroid to the vertices of a regular n-simplex, one per row: (n_directions(n), n)."
     n = check_int(n, 'n')
     C = torch.eye(n+1, dtype=torch.float64) - 1/(n+1)                  # ω_i = e_i − L/(n+1)  (eq. wave vectors)
-    D = torch.eye(n+1, n, dtype=torch.float64); D[1:] -= torch.eye(n, dtype=torch.float64)   # columns e_i − e_{i+1}
+    # columns e_i − e_{i+1}
+    D = torch.eye(n+1, n, dtype=torch.float64)
+    D[1:] -= torch.eye(n, dtype=torch.float64)
     Q, R = torch.linalg.qr(D)
     B = Q * torch.sign(torch.diagonal(R))                               # n+1, n: Gram–Schmidt basis of Σx = 0
     W = C @ B

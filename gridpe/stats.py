@@ -19,7 +19,11 @@ __all__ = ['Diff', 'welch', 'tost', 'noninferior', 'Contrast', 'block_contrast',
 # %% ../nbs/00_stats.ipynb #a812f7f5
 class Diff(NamedTuple):
     "A difference of means `a - b`, its confidence interval [lo, hi], two-sided p-value and degrees of freedom."
-    diff:float; lo:float; hi:float; p:float; df:float
+    diff:float
+    lo:float
+    hi:float
+    p:float
+    df:float
 
 # %% ../nbs/00_stats.ipynb #de1aa7ff
 def welch(a, # the first arm's values (one per seed)
@@ -59,7 +63,9 @@ def noninferior(a, # the first arm's values
 # %% ../nbs/00_stats.ipynb #block002
 class Contrast(NamedTuple):
     "An estimate of `a - b` from a linear model: the difference, its standard error and the residual degrees of freedom."
-    diff:float; se:float; df:float
+    diff:float
+    se:float
+    df:float
 
     def test(self, level:float=0.95)->Diff:
         "Two-sided t test of the difference and its `level` interval; NaN without residual degrees of freedom."
@@ -145,8 +151,10 @@ def _trend_blocks(a, b, x_a, x_b, blocks:list, xs:list, c:np.ndarray)->Contrast:
 def holm(p, # p-values (NaN ones are left out of the family and stay NaN)
         )->np.ndarray:
     "Holm-adjusted p-values, family-wise error control over the finite entries of `p`."
-    p = np.asarray(p, float); out = np.full_like(p, np.nan)
-    ok = np.flatnonzero(~np.isnan(p)); order = ok[np.argsort(p[ok], kind='stable')]
+    p = np.asarray(p, float)
+    out = np.full_like(p, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    order = ok[np.argsort(p[ok], kind='stable')]
     adj = np.maximum.accumulate((len(order) - np.arange(len(order)))*p[order])
     out[order] = np.minimum(adj, 1.)
     return out
@@ -324,10 +332,12 @@ def seeds_for_equivalence(sd:float, # the seed standard deviation σ (points)
                          )->int|None:
     "Fewest seeds per arm with which TOST shows |difference| < `margin` at `power`; None past `n_max` or if |diff| ≥ margin."
     def pw(n):
-        df, se = 2*(n - 1), sd*math.sqrt(2/n); tc = st.t.ppf(1 - alpha, df)
+        df, se = 2*(n - 1), sd*math.sqrt(2/n)
+        tc = st.t.ppf(1 - alpha, df)
         # each tail: ~0 far out, where scipy's noncentral t gives NaN
         tails = np.nan_to_num(st.nct.cdf(tc, df, [(margin + diff)/se, (margin - diff)/se]))
         return 1 - tails.sum()
     if not (sd > 0 and abs(diff) < margin): return None
-    ns = range(2, n_max + 1); i = bisect.bisect_left(ns, True, key=lambda n: pw(n) >= power)
+    ns = range(2, n_max + 1)
+    i = bisect.bisect_left(ns, True, key=lambda n: pw(n) >= power)
     return ns[i] if i < len(ns) else None

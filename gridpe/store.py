@@ -41,7 +41,9 @@ def run_lock(path:Path, # the lock file (created if missing)
     "Hold an exclusive `flock` on `path`: yields True, or False when another process holds it and `wait` is False."
     f = open(path, 'a')
     try:
-        try: fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB)); got = True
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            got = True
         except BlockingIOError: got = False
         yield got
     finally: f.close()                                                       # closing releases the lock
@@ -67,7 +69,8 @@ def read_results(path:Path, # results.csv or a part
           & (num['value'].between(0, 1) | (top5 & raw.value.eq('nan'))))
     bad = ~ok | raw.duplicated(['pe', 'seed', 'checkpoint', 'size', 'metric'])
     if bad.any():
-        i = bad.idxmax(); why = 'repeats an earlier row' if ok[i] else 'is not a result row'
+        i = bad.idxmax()
+        why = 'repeats an earlier row' if ok[i] else 'is not a result row'
         raise CompareError(f"{path} is damaged: line {i + 2} ({','.join(raw.loc[i])}) {why}: {fix}")
     return raw.assign(seed=num['seed'].astype(int), size=num['size'].astype(int), value=num['value'],
                       epoch=num['epoch'].astype('Int64'))
@@ -140,7 +143,8 @@ def write_part(cfg:Config, pe:str, seed:int, # the job's settings and the run
                provenance:dict|None=None, # where the numbers came from (`runner.provenance`: commit, torch, card, ...)
               ):
     "Write run (pe, seed)'s part: the settings beside it first (parts/<kind>_seed<seed>.json), then its rows."
-    p = part_path(cfg, pe, seed); p.parent.mkdir(parents=True, exist_ok=True)
+    p = part_path(cfg, pe, seed)
+    p.parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(p.with_suffix('.json')) as f:
         json.dump(dict(fingerprint=fingerprint(cfg), settings=cfg.identity(), provenance=provenance), f, indent=1)
     with atomic_file(p) as f: rows[COLUMNS].to_csv(f, index=False, na_rep='nan')
@@ -181,7 +185,9 @@ def _check_parts(cfg:Config, out:Path):
         try: read_part(cfg, pe, int(s))
         except StaleError:
             if cfg.resume or pe not in cfg.pe or int(s) not in cfg.seeds: raise
-            p.unlink(); p.with_suffix('.json').unlink(missing_ok=True)                   # --no-resume: train it again
+            # --no-resume: train it again
+            p.unlink()
+            p.with_suffix('.json').unlink(missing_ok=True)
 
 def _check_checkpoints(cfg:Config, out:Path, vouched:bool):
     "Without a config.json to vouch, a checkpoint without fingerprint raises; with resume off, the job's is removed."

@@ -110,7 +110,8 @@ def _launch(kernel, grid:tuple, ptrs:tuple, ints:tuple, consts:tuple, num_warps:
             meta = None if enter is None else k.launch_metadata(grid, stream, *ptrs, *ints, *consts)
             try: return k.run(*grid, stream, k.function, k.packed_metadata, meta, enter, leave, *ptrs, *ints, *consts)
             except TypeError:                  # a launcher of another signature: Triton's path from now on
-                _compiled.clear(); _compiled[None] = k
+                _compiled.clear()
+                _compiled[None] = k
     names = kernel.arg_names[len(ptrs) + len(ints):]
     k = kernel[grid](*ptrs, *ints, **dict(zip(names, consts)), num_warps=num_warps)
     if fast:
@@ -215,9 +216,12 @@ if triton is not None:
                     gt = _rotate(gt, c, -s, BLOCK_N, BLOCK_D)
                 tl.store(gx_ptr + b*N*S*H*D + si*H*D + gx_off, gt.to(gx_ptr.dtype.element_ty), m)
             if TABLE_GRAD and not SHARED:
-                tl.store(dc_ptr + b*stb + t_off, dc, rot & (b < B)); tl.store(ds_ptr + b*stb + t_off, ds, rot & (b < B))
+                tl.store(dc_ptr + b*stb + t_off, dc, rot & (b < B))
+                tl.store(ds_ptr + b*stb + t_off, ds, rot & (b < B))
                 dc, ds = tl.zeros((BLOCK_N, BLOCK_D // 2), tl.float32), tl.zeros((BLOCK_N, BLOCK_D // 2), tl.float32)
-        if TABLE_GRAD and SHARED: tl.atomic_add(dc_ptr + t_off, dc, rot); tl.atomic_add(ds_ptr + t_off, ds, rot)
+        if TABLE_GRAD and SHARED:
+            tl.atomic_add(dc_ptr + t_off, dc, rot)
+            tl.atomic_add(ds_ptr + t_off, ds, rot)
 
 # %% ../nbs/02_triton_kernels.ipynb #f026
 def rope_qkv_bwd_triton(g:Tensor|list[Tensor], # gradient of the output: S, B, H, N, D, or S tensors B, H, N, D

@@ -42,7 +42,9 @@ class PatchEmbed(nn.Module):
 # %% ../nbs/05_vit.ipynb #ea5eea26
 class DropPath(nn.Module):
     "Stochastic depth: drop the whole residual branch per sample with probability `p` while training."
-    def __init__(self, p:float=0.): super().__init__(); self.p = p
+    def __init__(self, p:float=0.):
+        super().__init__()
+        self.p = p
     def forward(self, x:Tensor)->Tensor:
         if not self.training or self.p == 0: return x
         keep = x.new_empty(x.shape[0], *(1,) * (x.ndim - 1)).bernoulli_(1 - self.p)
