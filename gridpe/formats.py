@@ -112,7 +112,7 @@ def cached(key:dict, # what the result depends on (JSON-serialisable)
         try: return np.load(f, allow_pickle=False)
         except (ValueError, OSError, EOFError) as e: warnings.warn(f"damaged cache file {f} ({e}): making it again")
     a = make()
-    # and what killed writers left
+    # the cache folder, cleared of what killed writers left
     f.parent.mkdir(parents=True, exist_ok=True)
     remove_leftovers(f.parent)
     with atomic_file(f, 'wb') as o: np.save(o, a)
