@@ -455,6 +455,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                               'gridpe.stats.Contrast.test': ('stats.html#contrast.test', 'gridpe/stats.py'),
                               'gridpe.stats.Contrast.tost': ('stats.html#contrast.tost', 'gridpe/stats.py'),
                               'gridpe.stats.Diff': ('stats.html#diff', 'gridpe/stats.py'),
+                              'gridpe.stats._ols_contrast': ('stats.html#_ols_contrast', 'gridpe/stats.py'),
                               'gridpe.stats._say': ('stats.html#_say', 'gridpe/stats.py'),
                               'gridpe.stats._tests': ('stats.html#_tests', 'gridpe/stats.py'),
                               'gridpe.stats._trend_blocks': ('stats.html#_trend_blocks', 'gridpe/stats.py'),

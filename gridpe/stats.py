@@ -87,6 +87,14 @@ class Contrast(NamedTuple):
         return float(st.t.sf((self.diff + margin) / self.se, self.df))
 
 # %% ../nbs/00_stats.ipynb #block003
+def _ols_contrast(X:np.ndarray, y:np.ndarray, L:np.ndarray)->Contrast:
+    "The contrast L·β of the least-squares fit y ~ X: estimate, standard error and residual degrees of freedom."
+    beta, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
+    df = len(y) - rank
+    s2 = float(((y - X @ beta) ** 2).sum() / df) if df > 0 else math.nan
+    se = math.sqrt(s2 * L @ np.linalg.pinv(X.T @ X) @ L) if df > 0 else math.nan
+    return Contrast(float(L @ beta), se, float(df))
+
 def block_contrast(a, # the first arm's values
                    b, # the second arm's values
                    blocks_a, # the block (session) of each of a's values
@@ -99,11 +107,8 @@ def block_contrast(a, # the first arm's values
     # columns: intercept, arm a, one indicator per block but the first
     X = np.column_stack([np.ones(len(y)), np.r_[np.ones(len(a)), np.zeros(len(b))],
                          *[[float(g == l) for g in blocks] for l in levels[1:]]])
-    beta, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
-    df = len(y) - rank
-    s2 = float(((y - X @ beta) ** 2).sum() / df) if df > 0 else math.nan
-    se = math.sqrt(s2 * np.linalg.pinv(X.T @ X)[1, 1]) if df > 0 else math.nan
-    return Contrast(float(beta[1]), se, float(df))
+    # the arm's coefficient
+    return _ols_contrast(X, y, np.eye(X.shape[1])[1])
 
 # %% ../nbs/00_stats.ipynb #trend002
 def trend_contrast(a, # the first arm's values
@@ -140,12 +145,7 @@ def _trend_blocks(a, b, x_a, x_b, blocks:list, xs:list, c:np.ndarray)->Contrast:
     # columns: one mean per arm and level, one shift per block but the first
     X = np.column_stack([[float(k == (arm, l)) for k in cell] for arm in (0, 1) for l in xs]
                         + [[float(g == s) for g in blocks] for s in levels[1:]])
-    L = np.r_[c, -c, np.zeros(len(levels) - 1)]
-    beta, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
-    df = len(y) - rank
-    s2 = float(((y - X @ beta) ** 2).sum() / df) if df > 0 else math.nan
-    se = math.sqrt(s2 * L @ np.linalg.pinv(X.T @ X) @ L) if df > 0 else math.nan
-    return Contrast(float(L @ beta), se, float(df))
+    return _ols_contrast(X, y, np.r_[c, -c, np.zeros(len(levels) - 1)])
 
 # %% ../nbs/00_stats.ipynb #d21e7dd3
 def holm(p, # p-values (NaN ones are left out of the family and stay NaN)
@@ -209,10 +209,12 @@ def family_table(contrasts:dict, # {(a, b) or (a, b, condition): (blocked Contra
 # %% ../nbs/00_stats.ipynb #fam008
 def _tests(cb:Contrast, cp:Contrast, test:str, margin:float, blocked:bool)->dict:
     "The primary contrast's interval, and each contrast's difference (or non-inferiority) and equivalence p-values."
-    d = (cb if blocked else cp).test()
-    if test == 'difference': p = dict(p_block=cb.test().p, p_welch=cp.test().p, eq_block=cb.tost(margin),
-                                      eq_welch=cp.tost(margin))
-    else: p = dict(p_block=cb.noninferior(margin), p_welch=cp.noninferior(margin), eq_block=math.nan, eq_welch=math.nan)
+    tb, tp = cb.test(), cp.test()
+    d = tb if blocked else tp
+    if test == 'difference':
+        p = dict(p_block=tb.p, p_welch=tp.p, eq_block=cb.tost(margin), eq_welch=cp.tost(margin))
+    else:
+        p = dict(p_block=cb.noninferior(margin), p_welch=cp.noninferior(margin), eq_block=math.nan, eq_welch=math.nan)
     return dict(diff=d.diff, lo=d.lo, hi=d.hi, **p)
 
 def _say(p:float, p_eq:float, diff:float, test:str, lower_better:bool, alpha:float)->str:

@@ -162,7 +162,8 @@ def video_folder(root:str|Path, # dataset root with train and test (or val) spli
     p_te, y_te, _ = folder_items(te, classes, VIDEO_EXTS, 'clips')
     # unset: pad, as asked for, but refuse a split whose clips are all too short below
     how = 'pad' if short is None else str(check_choice(short, ShortClip, 'short'))
-    kw = dict(frames=check_int(frames, 'frames'), size=check_int(size or typical_side(p_tr, 16, clip_side, 'video'), 'size'),
+    size = size or typical_side(p_tr, 16, clip_side, 'video')
+    kw = dict(frames=check_int(frames, 'frames'), size=check_int(size, 'size'),
               channels=check_int(channels, 'channels'), sampling=str(check_choice(sampling, Sampling, 'sampling')),
               stride=check_int(stride, 'stride'), short=how)
     if channels not in (1, 3): raise ValueError(f"channels must be 1 or 3, got {channels}")

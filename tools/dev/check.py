@@ -128,7 +128,9 @@ def disk_mb(folder):
     seen, total = set(), 0
     for top, dirs, files in os.walk(folder):
         for st in (os.lstat(os.path.join(top, f)) for f in dirs + files):
-            if (st.st_dev, st.st_ino) not in seen: seen.add((st.st_dev, st.st_ino)); total += st.st_blocks * 512
+            if (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_blocks * 512
     return total / 2**20
 
 def pip_says(out, n=3000):
