@@ -55,8 +55,8 @@ class CompareError(ValueError):
 # %% ../nbs/00_checks.ipynb #cmperr03
 def cli_flag(name:str, # a setting, e.g. 'eval_sizes'
             )->str:
-    "Setting `name` as its command-line flag."
-    return '--' + name.replace('_', '-')
+    "Setting `name` as its command-line flag (the kinds a job compares: --pe)."
+    return '--' + {'kinds': 'pe'}.get(name, name).replace('_', '-')
 
 # %% ../nbs/00_checks.ipynb #a14f6e3d
 _CUDA_FLAG = re.compile(r'\s*#\|\s*cuda\b:?\s*(.*?)\s*$')

@@ -99,11 +99,12 @@ def _add_setting(p:argparse.ArgumentParser, task:str, f, doc:str, hint):
         p.add_argument(cli_flag(('no_' if f.default else '') + name), dest=name, action='store_const',
                        const=not f.default, help=f'turn off (on by default): {h}' if f.default else h)
     elif typ is dict:                                                       # parse_dict reads it
-        p.add_argument(cli_flag(name), nargs='+', help=h, metavar='KEY=VALUE' if name == 'pos_aug' else 'KIND=VALUE')
+        meta = {'pos_aug': 'KEY=VALUE', 'kind_options': 'KIND=JSON'}.get(name, 'KIND=VALUE')
+        p.add_argument(cli_flag(name), dest=name, nargs='+', help=h, metavar=meta)
     elif name == 'compile':                                         # --compile alone: Inductor's default mode
         p.add_argument(cli_flag(name), nargs='?', const='default', help=h, metavar='MODE', choices=choices)
-    else: p.add_argument(cli_flag(name), type=typ, nargs='+' if many else None, help=h, metavar=name.upper(),
-                         choices=choices)
+    else: p.add_argument(cli_flag(name), dest=name, type=typ, nargs='+' if many else None, help=h,
+                         metavar='KIND' if name == 'kinds' else name.upper(), choices=choices)
 
 def cli_parser()->argparse.ArgumentParser:
     "The parser of `gridpe-compare`: a subcommand per task, a flag per setting it takes (help: the field's docment)."
@@ -175,10 +176,10 @@ def _summary(cfg:Config, # the job's settings (resolved)
     "What `cfg` trains, where its results go and how long it takes, in two lines, after --dry-run's JSON."
     k = TASKS[cfg.task].sweep
     jobs = getattr(cfg, k) if k else [None]
-    what = f"{_count(len(cfg.pe), 'kind')} × {_count(len(cfg.seeds), 'seed')}"
+    what = f"{_count(len(cfg.kinds), 'kind')} × {_count(len(cfg.seeds), 'seed')}"
     what += f" × {len(jobs)} values of {cli_flag(k)}" if k else ''
     where = ', '.join(str(Path(cfg.out)/f'{k}{v}') for v in jobs) if k else cfg.out
-    runs = _count(len(cfg.pe) * len(cfg.seeds) * len(jobs), 'run')
+    runs = _count(len(cfg.kinds) * len(cfg.seeds) * len(jobs), 'run')
     time = time or ("not estimated: --estimate checks the models and measures an epoch on this CPU (it loads the data "
                     "and builds a model: seconds)")
     return (f"dry run: {runs} ({what}) of {_count(cfg.epochs, 'epoch')} at {cfg.size} {TASKS[cfg.task].unit}, "
@@ -195,9 +196,9 @@ def _estimate(cfg:Config)->str:
         data = TASKS[job.task].data(job)
         TASKS[job.task].check_data(job, data)
         s += epoch_seconds(job, data)
-    n = len(cfg.pe) * len(cfg.seeds)
+    n = len(cfg.kinds) * len(cfg.seeds)
     gpu = (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')) != 'cpu'
-    return (f"about {duration(s)} per epoch of {cfg.pe[0]} on this CPU"
+    return (f"about {duration(s)} per epoch of {cfg.kinds[0]} on this CPU"
             + (f" (summed over the {len(getattr(cfg, k))} values of {cli_flag(k)})" if k else '')
             + f", {duration(s * cfg.epochs * n)} for {_count(n, 'run')} of {_count(cfg.epochs, 'epoch')}"
             + (f"; the job runs on {cfg.device or 'cuda'}, faster" if gpu else '')

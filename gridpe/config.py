@@ -12,12 +12,12 @@ from .checks import check_int, check_positive, check_max_angle, CompareError, cl
 from .tasks import TASKS, POSITIONED, source_names, model_kwargs, other_settings
 
 # %% auto #0
-__all__ = ['NOT_IDENTITY', 'CHOICES', 'Config', 'parse_dict', 'resolve', 'check_numbers', 'vit_width', 'valid_heads',
+__all__ = ['NOT_IDENTITY', 'CHOICES', 'Config', 'parse_dict', 'resolve', 'check_numbers', 'vit_dim', 'valid_heads',
            'check_choices', 'check_model', 'batch_bytes', 'duration', 'check_request', 'check_settings', 'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
 # the settings that do not change a run's numbers
-NOT_IDENTITY = ('pe', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention', 'margin', 'compile')
+NOT_IDENTITY = ('kinds', 'seeds', 'out', 'device', 'jobs', 'quiet', 'resume', 'attention', 'margin', 'compile')
 
 @dataclass
 class Config:
@@ -63,8 +63,8 @@ class Config:
     momentum:float|None=None # SGD momentum (points)
     drop_path:float|None=None # stochastic depth of the last ViT block (linearly increasing)
     layer_scale:float|None=None # ViT LayerScale gains' initial value (official _LS models: 1e-4); None: no LayerScale
-    # ViT patch positions: index (patch indices; other sizes extrapolate) or scaled (other sizes interpolate)
-    positions:str|None=None
+    # ViT positions mode: index (patch indices; other sizes extrapolate) or scaled (other sizes interpolate)
+    pos_mode:str|None=None
     crop_pct:float|None=None # evaluation centre-crop fraction of images; None: 1.0 for small images, 0.875 otherwise
     three_augment:bool|None=None # DeiT's ThreeAugment on training images (one of grayscale, solarize, blur)
     color_jitter:float|None=None # colour-jitter strength on training images (0: off)
@@ -81,7 +81,7 @@ class Config:
     pool:str|None=None # PCT global pooling: max+avg (concatenated) or max (official)
     # PCT learned APE: mlp_once (an MLP added once) or conv_every (official: a linear map added at every attention
     # input)
-    ape:str|None=None
+    ape_mode:str|None=None
     # PCT positions each kind sees, xyz × scale: JSON, kind=scale pairs (others keep theirs) or one number for every
     # kind
     pos_scale:dict|None=None
@@ -94,16 +94,16 @@ class Config:
     n_scenes:int|None=None # nd: training scenes (each test condition: a quarter of them, at least 1000)
     noise:float|None=None # nd: standard deviation of the template parts' jitter, in nearest-neighbour distances
     head_dim:int|None=None # nd: channels per attention head, the same for every kind (the rotary frequency budget)
-    # extra model settings per kind (pe_per_block, pe_kwargs such as base and rotate): JSON or kind=JSON pairs; a kind
+    # extra model settings per kind (per_block, pe_options such as base and rotate): JSON or kind=JSON pairs; a kind
     # named replaces its entry
-    pe_options:dict|None=None
+    kind_options:dict|None=None
     # coordinate augmentation in training for every kind that sees positions (rotary kinds; APE samples its table
     # there): shift=S jitter=J scale=F, in the units of the positions the embedding sees; None: off
     pos_aug:dict|None=None
     # also report the epoch of best validation top-1 at the training size (saved, reloaded, evaluated); both are
     # recorded, labelled
     best:bool|None=None
-    pe:list[str]|None=None # positional embeddings to compare
+    kinds:list[str]|None=None # positional embeddings to compare
     seeds:list[int]|None=None # random seeds
     out:str|None=None # results folder
     device:str|None=None # cpu, cuda, cuda:1 …; the GPU when there is one
@@ -148,7 +148,7 @@ def resolve(task:str='image', # a key of TASKS
     t, flags = TASKS[task], {k: v for k, v in flags.items() if v is not None}
     if paper and not t.paper: raise CompareError(f"the {task} task has no paper protocol: leave out --paper")
     s = copy.deepcopy({**t.defaults, **(t.paper if paper else {})})
-    for k in ('pos_scale', 'pe_options'):
+    for k in ('pos_scale', 'kind_options'):
         if k not in flags: continue
         v = parse_dict(flags[k]) if isinstance(flags[k], (str, list)) else flags[k]
         if k == 'pos_scale' and not isinstance(v, dict): v = dict.fromkeys(POSITIONED, v)      # one number: every kind
@@ -164,7 +164,7 @@ def resolve(task:str='image', # a key of TASKS
     if cfg.lr is None: cfg.lr = t.recipe_lr(cfg.bs)
     if cfg.eval_sizes is None: cfg.eval_sizes = [cfg.size]                            # a task without others
     cfg.out = str(cfg.out or Path('gridpe-runs')/(task + ('-paper' if paper else '')))
-    cfg.pe, cfg.seeds = list(dict.fromkeys(cfg.pe)), list(dict.fromkeys(cfg.seeds))
+    cfg.kinds, cfg.seeds = list(dict.fromkeys(cfg.kinds)), list(dict.fromkeys(cfg.seeds))
     return cfg
 
 # %% ../nbs/08_config.ipynb #2c4e0358
@@ -205,46 +205,46 @@ def check_numbers(cfg:Config):
     except ValueError as e: raise CompareError(str(e)) from None
 
 # %% ../nbs/08_config.ipynb #bb7fdc65
-def vit_width(arch:str)->int:
+def vit_dim(arch:str)->int:
     "Token width of the ViT `arch`, read from its constructor (built on the meta device)."
     import torch
     archs = {**TASKS['image'].archs, **TASKS['video'].archs}
-    with torch.device('meta'): return archs[arch](n_classes=1, pe='none', n_heads=1).head.in_features
+    with torch.device('meta'): return archs[arch](n_classes=1, kind='none', n_heads=1).head.in_features
 
 # %% ../nbs/08_config.ipynb #730b86f8
-def valid_heads(width:int, # token width
+def valid_heads(dim:int, # token width
                 ndim:int=2, # position dimensions (2 for images)
                )->list:
-    "Head counts that split `width` into heads of an even number ≥ 2·ndim of channels (what every kind needs)."
-    return [h for h in range(1, width + 1) if width % h == 0 and (width // h) % 2 == 0 and width // h >= 2 * ndim]
+    "Head counts that split `dim` into heads of an even number ≥ 2·ndim of channels (what every kind needs)."
+    return [h for h in range(1, dim + 1) if dim % h == 0 and (dim // h) % 2 == 0 and dim // h >= 2 * ndim]
 
 # %% ../nbs/08_config.ipynb #7d2cc1e8
 # the settings that take one of an enum's values (--pe: each of its words), as the enum's values; the CLI's choices
-CHOICES = dict(pe=source_names('embeddings', 'PEKind'), positions=source_names('vit', 'Positions'),
-               pool=source_names('pct', 'Pool'), ape=source_names('pct', 'APEMode'),
+CHOICES = dict(kinds=source_names('embeddings', 'PEKind'), pos_mode=source_names('vit', 'PosMode'),
+               pool=source_names('pct', 'Pool'), ape_mode=source_names('pct', 'APEMode'),
                sample=source_names('points', 'PointSampling'), eval_scaling=source_names('scaling', 'Scaling'),
                compile=source_names('callbacks', 'Compile'), label=source_names('moving', 'MotionLabel'))
 
 def check_choices(cfg:Config, # the job's settings (resolved)
                  ):
     "CompareError for a kind, architecture, other task's setting, choice or size the job cannot take (builds nothing)."
-    t, kinds = TASKS[cfg.task], CHOICES['pe']
-    if bad := [k for k in cfg.pe if k not in kinds]:
+    t, kinds = TASKS[cfg.task], CHOICES['kinds']
+    if bad := [k for k in cfg.kinds if k not in kinds]:
         raise CompareError(f"unknown --pe {', '.join(bad)}: choose from {', '.join(kinds)}")
     if cfg.arch not in t.archs:
         raise CompareError(f"unknown --arch {cfg.arch} for {cfg.task}: choose from {', '.join(t.archs)}")
     if bad := [cli_flag(k) for k in other_settings(cfg.task) if getattr(cfg, k) is not None]:
         raise CompareError(f"{', '.join(bad)}: not a setting of the {cfg.task} task")
     for k, ok in CHOICES.items():
-        if k == 'pe' or (v := getattr(cfg, k)) is None: continue
+        if k == 'kinds' or (v := getattr(cfg, k)) is None: continue
         if bad := [x for x in (v if isinstance(v, list) else [v]) if x not in ok]:
             raise CompareError(f"{cli_flag(k)} {' '.join(map(str, bad))}: choose from {', '.join(ok)}")
-    for k in ('pos_scale', 'pe_options'):
+    for k in ('pos_scale', 'kind_options'):
         if bad := [x for x in (getattr(cfg, k) or {}) if x not in kinds]:
             raise CompareError(f"{cli_flag(k)}: unknown kind {', '.join(bad)}: choose from {', '.join(kinds)}")
-    if bad := [x for x, v in (cfg.pe_options or {}).items() if not isinstance(v, dict)]:
-        raise CompareError(f"--pe-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
-    if cfg.pos_scale is not None and (bad := [k for k in cfg.pe if k != 'none' and k not in cfg.pos_scale]):
+    if bad := [x for x, v in (cfg.kind_options or {}).items() if not isinstance(v, dict)]:
+        raise CompareError(f"--kind-options: the entry of {', '.join(bad)} is not a JSON object of model settings")
+    if cfg.pos_scale is not None and (bad := [k for k in cfg.kinds if k != 'none' and k not in cfg.pos_scale]):
         raise CompareError(f"--pos-scale has no scale for {', '.join(bad)}: add {' '.join(k + '=SCALE' for k in bad)}")
     p = cfg.patch_size
     if p and (bad := [s for s in [cfg.size, *cfg.eval_sizes] if s % p]):
@@ -255,13 +255,13 @@ def check_choices(cfg:Config, # the job's settings (resolved)
 
 # %% ../nbs/08_config.ipynb #ch01ce02
 def _model_keys(arch:Callable)->list:
-    "The settings of model constructor `arch` that --pe-options may give (its class's too, when it passes **kwargs on)."
+    "The settings of model constructor `arch` that --kind-options may give (its class's too, if it passes **kwargs on)."
     s = inspect.signature(arch, eval_str=True)
     ps = dict(s.parameters)
     if any(p.kind is p.VAR_KEYWORD for p in ps.values()) and inspect.isclass(s.return_annotation):
         ps.update(inspect.signature(s.return_annotation).parameters)
     return [k for k, p in ps.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
-            and k not in ('n_classes', 'pe', 'img_size', 'in_chans')]                 # the learner sets these
+            and k not in ('n_classes', 'kind', 'img_size', 'in_chans')]                 # the learner sets these
 
 def check_model(cfg:Config):
     "`check_choices`, then CompareError for model settings or a head count the architecture cannot take (imports it)."
@@ -270,14 +270,14 @@ def check_model(cfg:Config):
     # the job's modules, imported now: the job's checks build models on torch's meta device, and a module imported
     # there for the first time would make its tensors there
     t.import_builders()
-    for x, v in (cfg.pe_options or {}).items():
+    for x, v in (cfg.kind_options or {}).items():
         if bad := [k for k in v if k not in (keys := _model_keys(t.archs[cfg.arch]))]:
-            raise CompareError(f"--pe-options {x}: {', '.join(bad)} is not a setting of {cfg.arch}: "
+            raise CompareError(f"--kind-options {x}: {', '.join(bad)} is not a setting of {cfg.arch}: "
                                f"use {', '.join(keys)}")
     # position dimensions
     pd_ = t.pos_dims(cfg)
-    if (t.heads_split_width and cfg.n_heads is not None
-            and cfg.n_heads not in (ok := valid_heads(w := vit_width(cfg.arch), pd_))):
+    if (t.heads_split_dim and cfg.n_heads is not None
+            and cfg.n_heads not in (ok := valid_heads(w := vit_dim(cfg.arch), pd_))):
         raise CompareError(f"--n-heads {cfg.n_heads} does not split {cfg.arch}'s width {w} into heads of an even "
                            f"number (at least {2*pd_}) of channels: use one of {', '.join(map(str, ok))}")
 
@@ -293,9 +293,9 @@ def batch_bytes(cfg:Config, # the job's settings (resolved)
     axes = max(2, t.pos_dims(cfg))
     if t.pixels: inputs, tokens = frames * s * s, (frames // (cfg.tubelet or 1)) * (s // (cfg.patch_size or 1)) ** 2
     else: inputs, tokens = s * axes, s
-    width = (cfg.n_heads or 1) * (cfg.head_dim or 2 * axes)
+    dim = (cfg.n_heads or 1) * (cfg.head_dim or 2 * axes)
     maps = tokens ** 2 if t.point_maps else 0
-    return 4 * cfg.bs * (inputs + tokens * width + maps)
+    return 4 * cfg.bs * (inputs + tokens * dim + maps)
 
 # %% ../nbs/08_config.ipynb #dur00002
 def duration(s:float, # seconds
@@ -336,4 +336,4 @@ def check_settings(cfg:Config):
 # %% ../nbs/08_config.ipynb #a8ba720f
 def to_json(cfg:Config)->str:
     "The settings as `--dry-run` prints them and `config.json` holds them."
-    return json.dumps({**asdict(cfg), 'kinds': {k: model_kwargs(cfg, k) for k in cfg.pe}}, indent=1)
+    return json.dumps({**asdict(cfg), 'models': {k: model_kwargs(cfg, k) for k in cfg.kinds}}, indent=1)

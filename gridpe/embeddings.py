@@ -158,7 +158,7 @@ class ComposedPE(RotaryPE):
     def settings(self)->dict: return dict(**super().settings(), parts=self.parts, seed=self.seed)
 
 # %% ../nbs/02a_embeddings.ipynb #1a0ed069
-# the positional-embedding kinds: a model's or learner's `pe`, `make_pe`'s `kind`, the values of `--pe`
+# the positional-embedding kinds: a model's, learner's and `make_pe`'s `kind`, the values of `--pe`
 PEKind = str_enum('PEKind', 'gridpe', 'rope_axial', 'rope_mixed', 'ape', 'none', 'composed')
 PE_KINDS = tuple(map(str, PEKind)) # the kinds as plain strings, in order (for loops, tables and dict keys)
 
@@ -174,13 +174,13 @@ def make_pe(kind:PEKind, # the embedding's kind
             per_block:bool|None=None,
             # coordinate augmentation in training, for every kind but 'none' (`augment_positions`); None: off
             pos_aug:PosAug|dict|None=None,
-            **kwargs, # passed to the embedding's constructor
+            **pe_options, # passed to the embedding's constructor (e.g. base, rotate)
            )->PosEmbed:
     "The positional embedding `kind` for `n_heads` heads of `head_dim` channels (per block of `depth` if `per_block`)."
     cls = dict(gridpe=GridPE, rope_axial=RoPEAxial, rope_mixed=RoPEMixed, ape=LearnedAPE, none=NoPE,
                composed=ComposedPE).get(kind)
     if cls is None: raise ValueError(f"unknown positional embedding {kind!r}: choose one of {', '.join(PEKind)}")
-    if 'base' in kwargs and not (isinstance(b := kwargs['base'], (int, float)) and not isinstance(b, bool)
+    if 'base' in pe_options and not (isinstance(b := pe_options['base'], (int, float)) and not isinstance(b, bool)
                                  and math.isfinite(b) and b > 0):
         raise ValueError(f"base must be a number > 0, got {b!r}")
     if (depth is not None and cls.per_block_default) if per_block is None else per_block:
@@ -188,10 +188,10 @@ def make_pe(kind:PEKind, # the embedding's kind
             why = 'is added once to the tokens' if cls.additive else 'has nothing to repeat'
             raise ValueError(f"per_block needs a rotary embedding: {kind!r} {why}")
         if depth is None: raise ValueError("per_block=True needs depth, the number of blocks that use the embedding")
-        kwargs['n_blocks'] = depth
-    if pos_aug is not None: kwargs['pos_aug'] = pos_aug                                 # 'none' ignores it
-    if cls is LearnedAPE: return LearnedAPE(dim or head_dim * n_heads, ndim, grid, **kwargs)
-    return cls(head_dim, n_heads, ndim, **kwargs)
+        pe_options['n_blocks'] = depth
+    if pos_aug is not None: pe_options['pos_aug'] = pos_aug                                 # 'none' ignores it
+    if cls is LearnedAPE: return LearnedAPE(dim or head_dim * n_heads, ndim, grid, **pe_options)
+    return cls(head_dim, n_heads, ndim, **pe_options)
 
 # %% ../nbs/02a_embeddings.ipynb #2897bb10
 def set_scaling(model:nn.Module, # a model, or a `RotaryPE` itself

@@ -158,7 +158,7 @@ def adamw_learner(dls, # DataLoaders of a classification task
     return _precision(learn, amp)
 
 def vit_learner(dls, # image or clip DataLoaders (gridpe.images.image_dls, gridpe.video.video_dls)
-                pe:str='gridpe', # positional embedding kind
+                kind:str='gridpe', # positional embedding kind
                 arch=vit_small, # a ViT or video ViT constructor (vit_small, …, video_vit_nano) or its name
                 lr:float|None=None, # peak learning rate; 5e-4 × bs / 512 by default
                 wd:float=0.05, # weight decay of the decayed parameters
@@ -171,19 +171,19 @@ def vit_learner(dls, # image or clip DataLoaders (gridpe.images.image_dls, gridp
                 warmup_epochs:int|None=None, # None: fastai's one-cycle; an int: epochs of linear warm-up, then cosine
                 min_lr:float=0., # final learning rate (official 1e-5)
                 compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
-                **model_kwargs, # passed to the architecture (n_heads, patch_size, drop_path, pe_kwargs…)
+                **model_kwargs, # passed to the architecture (n_heads, patch_size, drop_path, pe_options…)
                )->NoDecayLearner:
-    "A fastai Learner for a ViT (images) or a video ViT (clips) with positional embedding `pe`, the paper's (DeiT) recipe."
+    "A fastai Learner for a ViT (images) or a video ViT (clips) with embedding kind `kind`, the paper's (DeiT) recipe."
     arch = {**ARCHS, **VIDEO_ARCHS}[arch] if isinstance(arch, str) else arch
     # clip DataLoaders (video_dls) carry the training clip length, which the video ViT takes too
     clips = {'frames': dls.frames} if hasattr(dls, 'frames') else {}
-    model = arch(n_classes=dls.c, pe=pe, img_size=dls.size, in_chans=dls.n_channels, **clips, **model_kwargs)
+    model = arch(n_classes=dls.c, kind=kind, img_size=dls.size, in_chans=dls.n_channels, **clips, **model_kwargs)
     return adamw_learner(dls, model, lr or 5e-4 * dls.bs / 512, wd, label_smoothing, amp,
                          [*_mix_cbs(mixup, cutmix), *L(cbs)], path, warmup_epochs, min_lr, compile)
 
 # %% ../nbs/07b_learner.ipynb #1afe2d05
 def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
-                pe:str='gridpe', # positional embedding kind
+                kind:str='gridpe', # positional embedding kind
                 arch=pct, # a PCT constructor (pct, pct_tiny) or its name
                 lr:float|None=None, # peak learning rate; the reference's 0.01 (SGD) by default, official run 5e-3
                 wd:float=5e-4, # weight decay (L2, as torch's SGD) of the decayed parameters
@@ -194,11 +194,11 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
                 momentum:float=0.9, # SGD momentum
                 min_lr:float=0., # learning rate at the end of the cosine (official 5e-5)
                 compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
-                **model_kwargs, # passed to pct (centres, k, pool, pos_scale, pe_kwargs…)
+                **model_kwargs, # passed to pct (centres, k, pool, pos_scale, pe_options…)
                )->NoDecayLearner:
-    "A fastai Learner for PCT with positional embedding `pe`, with the official recipe (SGD, momentum, cosine)."
+    "A fastai Learner for PCT with positional embedding `kind`, with the official recipe (SGD, momentum, cosine)."
     arch = PCT_ARCHS[arch] if isinstance(arch, str) else arch
-    learn = NoDecayLearner(dls, arch(dls.c, pe, **model_kwargs),
+    learn = NoDecayLearner(dls, arch(dls.c, kind, **model_kwargs),
                            loss_func=LabelSmoothingCrossEntropyFlat(eps=label_smoothing),
                            opt_func=partial(ForeachSGD, mom=momentum, decouple_wd=False), splitter=head_splitter, wd=wd,
                            moms=(momentum,) * 3, metrics=class_metrics(dls.c),
@@ -276,7 +276,7 @@ def evaluate_sizes(learn:Learner, # a trained Learner whose dls carry `eval` Dat
 
 # %% ../nbs/07b_learner.ipynb #c6086b45
 def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
-                  pe:str='gridpe', # positional embedding kind
+                  kind:str='gridpe', # positional embedding kind
                   arch=scene_vit, # a SceneViT constructor (scene_vit, scene_vit_tiny) or its name
                   lr:float=1e-3, # peak learning rate
                   wd:float=0.05, # weight decay of the decayed parameters
@@ -285,11 +285,11 @@ def scene_learner(dls, # scene DataLoaders (gridpe.scenes.scene_dls)
                   cbs=None, # extra fastai callbacks
                   path='.', # where `learn.save` writes (path/models)
                   compile:Compile='none', # torch.compile the training steps: 'default', 'reduce-overhead' (CUDA graphs)
-                  **model_kwargs, # passed to the architecture (head_dim, n_heads, pe_kwargs, pe_per_block…)
+                  **model_kwargs, # passed to the architecture (head_dim, n_heads, pe_options, per_block…)
                  )->NoDecayLearner:
-    "A fastai Learner for a SceneViT with positional embedding `pe` (n from the tokens), AdamW and one-cycle."
+    "A fastai Learner for a SceneViT with positional embedding `kind` (n from the tokens), AdamW and one-cycle."
     arch = SCENE_ARCHS[arch] if isinstance(arch, str) else arch
-    model = arch(n_classes=dls.c, ndim=dls.train.dataset.x.shape[-1] - 1, pe=pe, **model_kwargs)
+    model = arch(n_classes=dls.c, ndim=dls.train.dataset.x.shape[-1] - 1, kind=kind, **model_kwargs)
     return adamw_learner(dls, model, lr, wd, label_smoothing, amp, cbs, path, compile=compile)
 
 # %% ../nbs/07b_learner.ipynb #907f1e05
@@ -309,7 +309,7 @@ def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLo
     return pd.concat(rows, ignore_index=True)[['size', 'block', 'head', 'mean_distance', 'entropy']]
 
 # %% ../nbs/07b_learner.ipynb #3132bf08
-def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
+def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) kind
                train_size:int|None=None, # marks the training size
                ax=None, # matplotlib axes
                metric:str='top1', # column to plot
@@ -317,10 +317,10 @@ def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) pe
               ):
     "Accuracy against evaluation size, one line per positional embedding."
     ax = ax or plt.subplots(figsize=(6, 4))[1]
-    for pe, d in (df.groupby('pe') if 'pe' in df else [('', df)]):
+    for kind, d in (df.groupby('kind') if 'kind' in df else [('', df)]):
         g = d.groupby('size')[metric]
         m, s = g.mean(), g.std().fillna(0)
-        ax.errorbar(m.index, m.values * 100, yerr=s.values * 100, marker='o', capsize=3, label=pe or None)
+        ax.errorbar(m.index, m.values * 100, yerr=s.values * 100, marker='o', capsize=3, label=kind or None)
     if train_size: ax.axvline(train_size, color='grey', ls=':', label='training size')
     if native is not None and df['size'].max() > native:
         ax.axvspan(native, df['size'].max(), color='grey', alpha=0.12, lw=0, label=f'upsampled (data: {native})')

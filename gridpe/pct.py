@@ -11,6 +11,7 @@ from fastcore.basics import str_enum
 from .checks import check_choice
 from .rope import RotaryTable
 from .embeddings import PEKind, make_pe
+from .vit import arch_config
 from .fused import rope_qkv
 from .geometry import farthest_point_sample, gather_points, knn
 
@@ -62,13 +63,13 @@ def sample_and_group(n_centres:int, # centres to keep (farthest-point sampling)
 # %% ../nbs/06_pct.ipynb #33706ee4
 class OffsetAttention(nn.Module):
     "PCT's offset-attention layer, with an optional rotary table for its queries and keys."
-    def __init__(self, c:int=256):
+    def __init__(self, dim:int=256):
         super().__init__()
-        self.q_conv = nn.Conv1d(c, c // 4, 1, bias=False)
-        self.k_conv = nn.Conv1d(c, c // 4, 1, bias=False)
+        self.q_conv = nn.Conv1d(dim, dim // 4, 1, bias=False)
+        self.k_conv = nn.Conv1d(dim, dim // 4, 1, bias=False)
         self.k_conv.weight = self.q_conv.weight                                      # shared, as the reference: k = q
-        self.v_conv, self.trans_conv = nn.Conv1d(c, c, 1), nn.Conv1d(c, c, 1)
-        self.after_norm, self.act = nn.BatchNorm1d(c), nn.ReLU()
+        self.v_conv, self.trans_conv = nn.Conv1d(dim, dim, 1), nn.Conv1d(dim, dim, 1)
+        self.after_norm, self.act = nn.BatchNorm1d(dim), nn.ReLU()
 
     def forward(self, x:Tensor, # features: B, C, N
                 table:RotaryTable|None=None, # rotary table of the points: B or 1, 1, N, P
@@ -93,47 +94,46 @@ APEMode = str_enum('APEMode', 'mlp_once', 'conv_every')
 class PCT(nn.Module):
     "Point Cloud Transformer classifier with a pluggable positional embedding."
     def __init__(self, n_classes:int=40, # output classes
-                 pe:PEKind='gridpe', # the positional embedding's kind
+                 kind:PEKind='gridpe', # the positional embedding's kind
                  centres:str='proportional', # 'proportional' (N and N/2 centres) or 'fixed' (512 and 256)
                  k:int=32, # neighbours per centre
                  pool:Pool='max+avg', # global pooling: 'max+avg' (concatenated) or 'max' (the reference code)
                  # positions given to the embedding: xyz × pos_scale, or a dict of scales per kind
                  # (official: gridpe 1, rope_axial 10)
                  pos_scale:float|dict=32.,
-                 pe_kwargs:dict|None=None, # passed to make_pe
-                 width:int=256, # attention width (the reference's 256); the other widths scale with it
+                 pe_options:dict|None=None, # passed to make_pe
+                 dim:int=256, # token width of the attention layers (the reference's 256); the others scale with it
                  # one rotary embedding per attention layer; None: the kind's default
                  # (RoPE-Mixed per layer, the others shared)
-                 pe_per_block:bool|None=None,
-                 # for pe='ape': 'mlp_once' (an MLP on xyz added to the tokens once) or 'conv_every'
+                 per_block:bool|None=None,
+                 # for kind='ape': 'mlp_once' (an MLP on xyz added to the tokens once) or 'conv_every'
                  # (official: a linear map added at every layer's input)
-                 ape:APEMode='mlp_once',
+                 ape_mode:APEMode='mlp_once',
                 ):
         super().__init__()
         if centres not in ('proportional', 'fixed'):
             raise ValueError(f"centres must be 'proportional' or 'fixed', got {centres!r}")
-        pool, ape = check_choice(pool, Pool, 'pool'), check_choice(ape, APEMode, 'ape')
-        if isinstance(pos_scale, dict) and pe not in pos_scale and pe != 'none':
-            raise ValueError(f"pos_scale has no scale for {pe!r}: {pos_scale}")
-        self.pe_kind, self.centres, self.k, self.pool, self.ape = pe, centres, k, pool, ape
-        self.pos_scale = float(pos_scale.get(pe, 1.) if isinstance(pos_scale, dict) else pos_scale)
+        pool, ape_mode = check_choice(pool, Pool, 'pool'), check_choice(ape_mode, APEMode, 'ape_mode')
+        if isinstance(pos_scale, dict) and kind not in pos_scale and kind != 'none':
+            raise ValueError(f"pos_scale has no scale for {kind!r}: {pos_scale}")
+        self.kind, self.centres, self.k, self.pool, self.ape_mode = kind, centres, k, pool, ape_mode
+        self.pos_scale = float(pos_scale.get(kind, 1.) if isinstance(pos_scale, dict) else pos_scale)
         # per-point embedding width (64)
-        c = width
-        e = c // 4
+        e = dim // 4
         self.embed = nn.Sequential(nn.Conv1d(3, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU(),
                                    nn.Conv1d(e, e, 1, bias=False), nn.BatchNorm1d(e), nn.ReLU())
-        self.local0, self.local1 = LocalOp(2*e, c // 2), LocalOp(c, c)
-        self.pre = nn.Sequential(nn.Conv1d(c, c, 1, bias=False), nn.BatchNorm1d(c), nn.ReLU(),
-                                 nn.Conv1d(c, c, 1, bias=False), nn.BatchNorm1d(c), nn.ReLU())
-        self.sa = nn.ModuleList(OffsetAttention(c) for _ in range(4))
-        kw = {'hidden': 0, **(pe_kwargs or {})} if pe == 'ape' and ape == 'conv_every' else pe_kwargs or {}
-        # rotary: c/4-channel q, k (one head); ape: c-wide tokens
-        self.pe = make_pe(pe, c // 4, 1, 3, dim=c, depth=len(self.sa), per_block=pe_per_block, **kw)
-        self.fuse = nn.Sequential(nn.Conv1d(5*c, 4*c, 1, bias=False), nn.BatchNorm1d(4*c), nn.LeakyReLU(0.2))
-        self.head = nn.Sequential(nn.Linear(8*c if pool == 'max+avg' else 4*c, 2*c, bias=False), nn.BatchNorm1d(2*c),
-                                  nn.LeakyReLU(0.2), nn.Dropout(0.5),
-                                  nn.Linear(2*c, c), nn.BatchNorm1d(c), nn.LeakyReLU(0.2), nn.Dropout(0.5),
-                                  nn.Linear(c, n_classes))
+        self.local0, self.local1 = LocalOp(2*e, dim // 2), LocalOp(dim, dim)
+        self.pre = nn.Sequential(nn.Conv1d(dim, dim, 1, bias=False), nn.BatchNorm1d(dim), nn.ReLU(),
+                                 nn.Conv1d(dim, dim, 1, bias=False), nn.BatchNorm1d(dim), nn.ReLU())
+        self.sa = nn.ModuleList(OffsetAttention(dim) for _ in range(4))
+        kw = {'hidden': 0, **(pe_options or {})} if kind == 'ape' and ape_mode == 'conv_every' else pe_options or {}
+        # rotary: dim/4-channel q, k (one head); ape: dim-wide tokens
+        self.pe = make_pe(kind, dim // 4, 1, 3, dim=dim, depth=len(self.sa), per_block=per_block, **kw)
+        self.fuse = nn.Sequential(nn.Conv1d(5*dim, 4*dim, 1, bias=False), nn.BatchNorm1d(4*dim), nn.LeakyReLU(0.2))
+        self.head = nn.Sequential(nn.Linear(8*dim if pool == 'max+avg' else 4*dim, 2*dim, bias=False),
+                                  nn.BatchNorm1d(2*dim), nn.LeakyReLU(0.2), nn.Dropout(0.5),
+                                  nn.Linear(2*dim, dim), nn.BatchNorm1d(dim), nn.LeakyReLU(0.2), nn.Dropout(0.5),
+                                  nn.Linear(dim, n_classes))
 
     def n_centres(self, n:int)->tuple[int, int]:
         "Centres of the two sample-and-group stages for an input of n points."
@@ -155,7 +155,7 @@ class PCT(nn.Module):
         # B, s1, 256
         c1, g = sample_and_group(s1, self.k, c0, f)
         f = self.local1(g)
-        pos, every = c1 * self.pos_scale, self.pe.additive and self.ape == 'conv_every'
+        pos, every = c1 * self.pos_scale, self.pe.additive and self.ape_mode == 'conv_every'
         f, table = (f, None) if every else self.pe.encode(f, pos)      # + APE once, or the rotary table(s) once
         e = self.pe(pos).transpose(1, 2) if every else None            # B, 256, s1: added at every layer's input
         tables = [None] * len(self.sa) if table is None else table.blocks(len(self.sa))   # each layer's table
@@ -168,12 +168,14 @@ class PCT(nn.Module):
         return self.head(x)
 
 # %% ../nbs/06_pct.ipynb #3a257f2b
-def pct(n_classes:int=40, pe:PEKind='gridpe', **kwargs)->PCT:
-    "PCT for `n_classes` with positional embedding `pe` (see `PCT` for the options)."
-    return PCT(n_classes, pe, **kwargs)
+@arch_config(PCT)
+def pct(n_classes:int=40, kind:PEKind='gridpe', **kwargs)->PCT:
+    "PCT for `n_classes` with positional embedding `kind` (see `PCT` for the options)."
+    return PCT(n_classes, kind, **dict(pct.model_args, **kwargs))
 
-def pct_tiny(n_classes:int=10, pe:PEKind='gridpe', **kwargs)->PCT:
+@arch_config(PCT, dim=64, k=16)
+def pct_tiny(n_classes:int=10, kind:PEKind='gridpe', **kwargs)->PCT:
     "A narrow PCT (width 64, 16 neighbours) for small data and CPU runs."
-    return PCT(n_classes, pe, **{'width': 64, 'k': 16, **kwargs})
+    return PCT(n_classes, kind, **dict(pct_tiny.model_args, **kwargs))
 
 PCT_ARCHS = {'pct': pct, 'pct_tiny': pct_tiny}

@@ -29,7 +29,7 @@ def say(cfg:Config, msg:str):
 def summary(res:pd.DataFrame, # results rows (read_results, or a results.csv read by pandas)
             metric:str='top1', # top1 or top5
             checkpoint:str='last', # 'last' or 'best' epoch; rows without a checkpoint column are the last
-            by:str='pe', # the column whose values head the table's columns (e.g. an ablation's arm)
+            by:str='kind', # the column whose values head the table's columns (e.g. an ablation's arm)
            )->pd.DataFrame:
     "Table of accuracy (%) of one checkpoint: rows sizes, columns kinds, 'mean ± std' over seeds."
     ck = res['checkpoint'].fillna('last') if 'checkpoint' in res else pd.Series('last', index=res.index)
@@ -47,7 +47,7 @@ def summary(res:pd.DataFrame, # results rows (read_results, or a results.csv rea
 def verdicts(res:pd.DataFrame, # results rows with two or more seeds per kind
              margin:float=1., # equivalence margin in points
              checkpoint:str='last', # the checkpoint compared
-             by:str='pe', # the column naming the arms
+             by:str='kind', # the column naming the arms
              metric:str='top1', # the metric compared (top1, or top1@<condition>)
             )->pd.DataFrame:
     "Per size and pair of kinds: difference in points, 95% Welch interval, Holm-adjusted p and the verdict."
@@ -92,9 +92,9 @@ def report(cfg:Config, # the job's settings
            native:int|None=None, # the data's own size (image side): larger sizes are marked upsampled
           )->pd.DataFrame|None:
     "Print the tables and write the plot of the job's finished runs; returns the last epoch's table."
-    out, res = Path(cfg.out), res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds)]
-    if missing := [f"{pe} seed {s}" for pe in cfg.pe for s in cfg.seeds
-                   if not ((res.pe == pe) & (res.seed == s)).any()]:
+    out, res = Path(cfg.out), res[res.kind.isin(cfg.kinds) & res.seed.isin(cfg.seeds)]
+    if missing := [f"{kind} seed {s}" for kind in cfg.kinds for s in cfg.seeds
+                   if not ((res.kind == kind) & (res.seed == s)).any()]:
         say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
     if res.empty: return None
     last = res[res.checkpoint == 'last']
@@ -127,15 +127,15 @@ def report(cfg:Config, # the job's settings
         t = t.rename_axis('condition').to_string()
         msg += f"\ntop-1 accuracy (%) under other conditions, at {cfg.size}, last epoch:\n{t}\n"
     if (best := res[(res.checkpoint == 'best') & (res.metric == 'top1')]).size:
-        ep = ', '.join(f"{pe} seed {s}: {e}" for (pe, s), e in best.groupby(['pe', 'seed']).epoch.first().items())
+        ep = ', '.join(f"{kind} seed {s}: {e}" for (kind, s), e in best.groupby(['kind', 'seed']).epoch.first().items())
         msg += (f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; "
                 f"epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n")
     if resumed := resumed_runs(cfg):
-        runs = ', '.join(f"{pe} seed {s} (at epoch {', '.join(map(str, e))})" for (pe, s), e in resumed.items())
+        runs = ', '.join(f"{kind} seed {s} (at epoch {', '.join(map(str, e))})" for (kind, s), e in resumed.items())
         msg += (f"\nresumed from a checkpoint: {runs}; a resumed run gives the numbers of an uncut one on a CPU, "
                 "and on a GPU as far as the GPU repeats itself\n")
     wrote = [out/'results.csv', out/'results.png', out/'config.json']
-    if res.groupby('pe').seed.nunique().min() >= 2 and res.pe.nunique() > 1:
+    if res.groupby('kind').seed.nunique().min() >= 2 and res.kind.nunique() > 1:
         ms = ['top1', *[f'top1@{m}' for m in scaled], *conds]
         v = pd.concat({m: verdicts(res, cfg.margin, metric=m) for m in ms}, names=['metric'])
         v = v.droplevel('metric') if len(ms) == 1 else v
@@ -153,7 +153,8 @@ def sweep_report(cfg:Config, # the sweep's settings (its list of values)
     "Print top-1 (%) per swept value for each condition, write sweep.csv and sweep.png; returns the tables."
     k, out = TASKS[cfg.task].sweep, Path(cfg.out)
     ms = ['top1', *[m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@')]]
-    res = res[res.pe.isin(cfg.pe) & res.seed.isin(cfg.seeds) & (res['size'] == cfg.size) & (res.checkpoint == 'last')]
+    res = res[res.kind.isin(cfg.kinds) & res.seed.isin(cfg.seeds)]
+    res = res[(res['size'] == cfg.size) & (res.checkpoint == 'last')]
     by = res.reset_index(drop=True).assign(size=lambda d: d[k])                    # the swept value as the x axis
     ms = [m for m in ms if (by.metric == m).any()]                                 # conditions with results
     tables = {m: summary(by, m).rename_axis(index=k) for m in ms}

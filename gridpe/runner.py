@@ -73,19 +73,19 @@ def _epoch_line(learn, log:list):
 
 def run_one(cfg:Config, # the job's settings
             data:dict, # the dataset (the task's `data`)
-            pe:str, # positional embedding kind
+            kind:str, # positional embedding kind
             seed:int, # random seed
             history:Path|None=None, # CSV file for the per-epoch losses and metrics (fastai's CSVLogger)
             checkpoint:Path|None=None, # EpochCheckpoint file: written after every epoch, resumed from when it exists
            )->pd.DataFrame|None:
-    "Train `pe` with `seed` and evaluate it at every size: the rows on the first process, None on the others."
+    "Train `kind` with `seed` and evaluate it at every size: the rows on the first process, None on the others."
     t, device, n = TASKS[cfg.task], cfg.device, max(num_distrib(), 1)
     set_seed(seed)
     if n > 1 and torch.cuda.is_available(): device = f'cuda:{int(os.environ.get("LOCAL_RANK", 0))}'
     fp = fingerprint(cfg)
     cbs = [HistoryCSV(Path(history).absolute(), fp)] if history and rank_distrib() == 0 else []
     dls = t.dls(data, cfg, bs=cfg.bs // n, device=device)
-    learn = t.learner(dls, pe, cfg, cbs=cbs)
+    learn = t.learner(dls, kind, cfg, cbs=cbs)
     if cfg.quiet or not (IN_NOTEBOOK or sys.stdout.isatty()):            # quiet, or a log file: no progress bars
         learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)])
         learn.logger = noop if cfg.quiet else partial(_epoch_line, learn)
@@ -94,7 +94,7 @@ def run_one(cfg:Config, # the job's settings
                             eval_scaling=cfg.eval_scaling)
     if cfg.attention and df is not None and t.records_attention:
         (a := Path(cfg.out)/'attention').mkdir(parents=True, exist_ok=True)
-        with atomic_file(a/f'{pe}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
+        with atomic_file(a/f'{kind}_seed{seed}.csv') as f: attention_sizes(learn).to_csv(f, index=False)
     if df is None: return None
     df = df if 'checkpoint' in df else df.assign(checkpoint='last', epoch=cfg.epochs - 1)
     df.attrs['provenance'] = provenance(learn, cfg.data, started=started)
@@ -103,20 +103,21 @@ def run_one(cfg:Config, # the job's settings
 # %% ../nbs/08c_runner.ipynb #42b5f423
 def train_part(cfg:Config, # the job's settings
                data:dict, # the dataset (the task's `data`)
-               pe:str, # positional embedding kind
+               kind:str, # positional embedding kind
                seed:int, # random seed
                before=noop, # called once the run is this process's, before training (prints what it trains)
               )->dict:
-    "Run (pe, seed) into its part unless it is done or locked by another process: its status, seconds and top-1."
-    part, first, t0 = part_path(cfg, pe, seed), rank_distrib() == 0, time.time()
-    if read_part(cfg, pe, seed) is not None: return dict(status='done')
+    "Run (kind, seed) into its part unless it is done or locked by another process: its status, seconds and top-1."
+    part, first, t0 = part_path(cfg, kind, seed), rank_distrib() == 0, time.time()
+    if read_part(cfg, kind, seed) is not None: return dict(status='done')
     lock = run_lock(part.with_suffix('.lock'), wait=num_distrib() > 1) if first else contextlib.nullcontext(True)
     with lock as mine:
         if not mine: return dict(status='busy')
-        if num_distrib() == 1 and read_part(cfg, pe, seed) is not None: return dict(status='done')  # finished meanwhile
+        # finished meanwhile
+        if num_distrib() == 1 and read_part(cfg, kind, seed) is not None: return dict(status='done')
         before()
-        ck = Path(cfg.out)/'checkpoints'/f'{pe}_seed{seed}.pth'
-        df = run_one(cfg, data, pe, seed, history=Path(cfg.out)/f'history_{pe}_seed{seed}.csv',
+        ck = Path(cfg.out)/'checkpoints'/f'{kind}_seed{seed}.pth'
+        df = run_one(cfg, data, kind, seed, history=Path(cfg.out)/f'history_{kind}_seed{seed}.csv',
                      checkpoint=ck if cfg.resume else None)
         if not first: return dict(status='trained', seconds=time.time() - t0, top1=float('nan'))  # the first: the table
         # top1@<condition> (the task's, at the training size) and top1@<scaling method> (at every size)
@@ -126,7 +127,7 @@ def train_part(cfg:Config, # the job's settings
         rows = df.melt(id_vars=['size', 'checkpoint', 'epoch'], value_vars=metrics, var_name='metric')
         scaled = rows.metric.str.split('@').str[1].isin(cfg.eval_scaling or [])
         rows = rows[~rows.metric.str.contains('@') | scaled | rows['size'].eq(cfg.size)]
-        write_part(cfg, pe, seed, rows.assign(pe=pe, seed=seed), provenance=df.attrs.get('provenance'))
+        write_part(cfg, kind, seed, rows.assign(kind=kind, seed=seed), provenance=df.attrs.get('provenance'))
         ck.unlink(missing_ok=True)                                # the part is the run now (--no-resume: a stale one)
         # an empty checkpoints folder goes with its last checkpoint (another run's keeps it)
         with contextlib.suppress(OSError): ck.parent.rmdir()
@@ -145,11 +146,11 @@ def _outcome(cfg:Config, r:dict)->str:
     return f"{r['seconds']:.0f} s, top-1 at {cfg.size}: {100*r['top1']:.1f}%"
 
 def train_all(cfg:Config, data:dict)->dict:
-    "Train the (kind, seed) runs of `cfg` in turn, printing one line before and after each: {(pe, seed): status}."
-    runs, res = [(pe, s) for pe in cfg.pe for s in cfg.seeds], {}
-    for k, (pe, s) in enumerate(runs, 1):
-        head = f"{pe} seed {s} ({k} of {len(runs)})"
-        r = res[pe, s] = train_part(cfg, data, pe, s, before=lambda: say(cfg, f"{head}: {_doing(cfg)}"))
+    "Train the (kind, seed) runs of `cfg` in turn, printing one line before and after each: {(kind, seed): status}."
+    runs, res = [(kind, s) for kind in cfg.kinds for s in cfg.seeds], {}
+    for k, (kind, s) in enumerate(runs, 1):
+        head = f"{kind} seed {s} ({k} of {len(runs)})"
+        r = res[kind, s] = train_part(cfg, data, kind, s, before=lambda: say(cfg, f"{head}: {_doing(cfg)}"))
         say(cfg, f"{head}: {_outcome(cfg, r)}")
     return {k: r['status'] for k, r in res.items()}
 
@@ -173,18 +174,18 @@ def _take_device(q, threads:int):
     if 'OMP_NUM_THREADS' not in os.environ: torch.set_num_threads(threads)   # N workers share the cores, not N × all
     if _WORKER_DEVICE and _WORKER_DEVICE.startswith('cuda'): torch.cuda.set_device(_WORKER_DEVICE)
 
-def _train_in_process(cfg:dict, pe:str, seed:int)->dict:
+def _train_in_process(cfg:dict, kind:str, seed:int)->dict:
     "One (kind, seed) of a --jobs run, in its own process; its output goes to parts/<kind>_seed<seed>.log."
     cfg = Config(**{**cfg, 'device': cfg['device'] or _WORKER_DEVICE})
-    with (open(part_path(cfg, pe, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f),
+    with (open(part_path(cfg, kind, seed).with_suffix('.log'), 'a') as f, contextlib.redirect_stdout(f),
           contextlib.redirect_stderr(f)):
-        return train_part(cfg, TASKS[cfg.task].data(cfg), pe, seed)
+        return train_part(cfg, TASKS[cfg.task].data(cfg), kind, seed)
 
 def run_parallel(cfg:Config, # the job's settings; each process reads the data itself
                 )->dict:
-    "Train the runs of `cfg` as up to `cfg.jobs` processes at once: {(pe, seed): status}."
-    runs = [(pe, s) for pe in cfg.pe for s in cfg.seeds]
-    head = {(pe, s): f"{pe} seed {s} ({k} of {len(runs)})" for k, (pe, s) in enumerate(runs, 1)}
+    "Train the runs of `cfg` as up to `cfg.jobs` processes at once: {(kind, seed): status}."
+    runs = [(kind, s) for kind in cfg.kinds for s in cfg.seeds]
+    head = {(kind, s): f"{kind} seed {s} ({k} of {len(runs)})" for k, (kind, s) in enumerate(runs, 1)}
     res = {r: dict(status='done') for r in runs if read_part(cfg, *r) is not None}
     for r in res: say(cfg, f"{head[r]}: {_outcome(cfg, res[r])}")
     if not (todo := [r for r in runs if r not in res]): return {k: r['status'] for k, r in res.items()}
@@ -194,7 +195,7 @@ def run_parallel(cfg:Config, # the job's settings; each process reads the data i
     for d in devs: q.put(d)                                               # one device per worker, for all its runs
     threads = max(1, (os.cpu_count() or 1) // n)
     with ProcessPoolExecutor(n, mp_context=ctx, initializer=_take_device, initargs=(q, threads)) as ex:
-        futs = {ex.submit(work, asdict(cfg), pe, s): (pe, s) for pe, s in todo}
+        futs = {ex.submit(work, asdict(cfg), kind, s): (kind, s) for kind, s in todo}
         where = f" on {', '.join(dict.fromkeys(d for d in devs if d))}" if any(devs) else ''
         for r in todo:
             say(cfg, f"{head[r]}: {_doing(cfg)} in its own process{where} "
@@ -225,13 +226,14 @@ def check_job(cfg:Config, data:dict):
         except (RuntimeError, AssertionError, ValueError) as e:
             raise CompareError(f"--device {cfg.device} is not available here ({_why(e)}): use {ok}") from None
     dls = t.dls(data, cfg, device='cpu')
-    for pe in cfg.pe:
+    for kind in cfg.kinds:
         try:
             with torch.device('meta'):
-                t.learner(dls, pe, cfg, recipe=False)
+                t.learner(dls, kind, cfg, recipe=False)
         except (TypeError, ValueError) as e:
-            given = ' (--pe-options)' if pe in (cfg.pe_options or {}) else ''           # the flag only where it was used
-            raise CompareError(f"{pe}'s model cannot be built with these settings{given}: {_why(e)}") from None
+            # the flag only where it was used
+            given = ' (--kind-options)' if kind in (cfg.kind_options or {}) else ''
+            raise CompareError(f"{kind}'s model cannot be built with these settings{given}: {_why(e)}") from None
     return dls
 
 # %% ../nbs/08c_runner.ipynb #gu4rd002
@@ -239,9 +241,9 @@ def epoch_seconds(cfg:Config, data:dict,
                   dls=None, # the job's DataLoaders on the CPU (`check_job`'s), built when None
                  )->float:
     "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
-    t, pe = TASKS[cfg.task], cfg.pe[0]
+    t, kind = TASKS[cfg.task], cfg.kinds[0]
     if dls is None: dls = t.dls(data, cfg, device='cpu')
-    m = t.learner(dls, pe, cfg, recipe=False).model.cpu().eval()
+    m = t.learner(dls, kind, cfg, recipe=False).model.cpu().eval()
     xb = dls.valid.one_batch()[0][:1]                              # one input as training sees it (any task's shape)
     with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
     a = torch.randn(512, 512)
@@ -262,7 +264,7 @@ def check_time(cfg:Config, data:dict,
     if not (cpu or embedded): return
     s = epoch_seconds(cfg, data, dls) if cpu else None
     if not embedded and s <= 3600 * hours: return
-    n = len(cfg.pe) * len(cfg.seeds)
+    n = len(cfg.kinds) * len(cfg.seeds)
     est = '' if s is None else (f"its first epoch would take about {duration(s)} on this CPU "
                                 f"({duration(s * cfg.epochs * n)}"
                                 f" for {n} run{'s' * (n > 1)} of {cfg.epochs} epoch{'s' * (cfg.epochs > 1)})")

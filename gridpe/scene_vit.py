@@ -7,7 +7,7 @@ from __future__ import annotations
 from torch import nn, Tensor
 from .checks import check_int
 from .embeddings import make_pe
-from .vit import Block
+from .vit import Block, arch_config
 
 # %% auto #0
 __all__ = ['SCENE_ARCHS', 'SceneViT', 'scene_vit', 'scene_vit_tiny']
@@ -17,20 +17,20 @@ class SceneViT(nn.Module):
     "A ViT encoder on point tokens in ℝⁿ: type embedding + positional embedding of the coordinates, mean readout."
     def __init__(self, n_classes:int, # output classes
                  ndim:int, # spatial dimensions of the coordinates, n
-                 pe:str='gridpe', # positional embedding: one of PE_KINDS
+                 kind:str='gridpe', # positional embedding: one of PE_KINDS
                  n_types:int=8, # token types (the features' vocabulary)
                  head_dim:int=64, # channels per head (the same for every kind)
                  n_heads:int=2, # attention heads
                  depth:int=4, # blocks
                  mlp_ratio:float=2., # MLP width / dim
-                 pe_kwargs:dict|None=None, # passed to make_pe
-                 pe_per_block:bool|None=None, # one embedding per block (rotary kinds); None: the kind's default
+                 pe_options:dict|None=None, # passed to make_pe
+                 per_block:bool|None=None, # one embedding per block (rotary kinds); None: the kind's default
                 ):
         super().__init__()
         dim = check_int(head_dim, 'head_dim', 2)*check_int(n_heads, 'n_heads')
-        self.ndim, self.pe_kind = check_int(ndim, 'ndim'), pe
+        self.ndim, self.kind = check_int(ndim, 'ndim'), kind
         self.embed = nn.Embedding(check_int(n_types, 'n_types'), dim)
-        self.pe = make_pe(pe, head_dim, n_heads, ndim, depth=depth, per_block=pe_per_block, **(pe_kwargs or {}))
+        self.pe = make_pe(kind, head_dim, n_heads, ndim, depth=depth, per_block=per_block, **(pe_options or {}))
         self.blocks = nn.ModuleList(Block(dim, n_heads, mlp_ratio) for _ in range(check_int(depth, 'depth')))
         self.norm, self.head = nn.LayerNorm(dim, eps=1e-6), nn.Linear(dim, check_int(n_classes, 'n_classes'))
     def no_weight_decay(self)->set[str]:
@@ -46,10 +46,14 @@ class SceneViT(nn.Module):
         return self.head(self.norm(tok).mean(1))
 
 # %% ../nbs/06a_scene_vit.ipynb #91c81b1d
-def scene_vit(n_classes:int, ndim:int, pe:str='gridpe', **kwargs)->SceneViT:
+@arch_config(SceneViT, depth=4)
+def scene_vit(n_classes:int, ndim:int, kind:str='gridpe', **kwargs)->SceneViT:
     "SceneViT with 4 blocks."
-    return SceneViT(n_classes, ndim, pe, **{'depth': 4, **kwargs})
-def scene_vit_tiny(n_classes:int, ndim:int, pe:str='gridpe', **kwargs)->SceneViT:
+    return SceneViT(n_classes, ndim, kind, **dict(scene_vit.model_args, **kwargs))
+
+@arch_config(SceneViT, depth=2)
+def scene_vit_tiny(n_classes:int, ndim:int, kind:str='gridpe', **kwargs)->SceneViT:
     "SceneViT with 2 blocks (CPU runs)."
-    return SceneViT(n_classes, ndim, pe, **{'depth': 2, **kwargs})
+    return SceneViT(n_classes, ndim, kind, **dict(scene_vit_tiny.model_args, **kwargs))
+
 SCENE_ARCHS = {'scene_vit': scene_vit, 'scene_vit_tiny': scene_vit_tiny}

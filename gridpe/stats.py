@@ -62,7 +62,7 @@ def noninferior(a, # the first arm's values
 
 # %% ../nbs/00_stats.ipynb #block002
 class Contrast(NamedTuple):
-    "An estimate of `a - b` from a linear model: the difference, its standard error and the residual degrees of freedom."
+    "An estimate of `a - b` from a linear model: the difference, its standard error and residual degrees of freedom."
     diff:float
     se:float
     df:float
@@ -269,7 +269,7 @@ def pair_family(res:pd.DataFrame, # a set's result rows (`arm_values`)
 
 # %% ../nbs/00_stats.ipynb #4b4b8259
 def pairwise(res:pd.DataFrame, # rows with columns `by`, 'seed', 'size', 'metric', 'value' (and optionally 'checkpoint')
-             by:str='pe', # the column naming the arms
+             by:str='kind', # the column naming the arms
              metric:str='top1', # the metric compared
              checkpoint:str='last', # the checkpoint compared, where rows have one
              margin:float=1., # equivalence margin in points (%)
@@ -318,7 +318,7 @@ def seeds_needed(sd:float, # the seed standard deviation σ (points)
                  power:float=0.8, # chance of detecting it
                  n_max:int=1000, # the most seeds per arm considered
                 )->int|None:
-    "Fewest seeds per arm with which a two-sided t-test detects a true difference `diff`; None past `n_max` or without spread."
+    "Fewest seeds per arm with which a two-sided t-test detects a true `diff` (None: past `n_max`, or no spread)."
     if not (sd > 0 and diff): return None
     ns = range(2, n_max + 1)
     i = bisect.bisect_left(ns, True, key=lambda n: detectable_difference(sd, n, alpha, power) <= abs(diff))
@@ -328,11 +328,12 @@ def seeds_needed(sd:float, # the seed standard deviation σ (points)
 def seeds_for_equivalence(sd:float, # the seed standard deviation σ (points)
                           margin:float, # equivalence margin δ (points)
                           diff:float=0., # the true difference (points), less than `margin` in size
-                          alpha:float=0.05, # level of each one-sided test (divide by the family size for a corrected table)
+                          # level of each one-sided test (divide by the family size for a corrected table)
+                          alpha:float=0.05,
                           power:float=0.8, # chance of showing equivalence
                           n_max:int=1000, # the most seeds per arm considered
                          )->int|None:
-    "Fewest seeds per arm with which TOST shows |difference| < `margin` at `power`; None past `n_max` or if |diff| ≥ margin."
+    "Fewest seeds per arm with which TOST shows |difference| < `margin` at `power` (None: past `n_max`, |diff| ≥ it)."
     def pw(n):
         df, se = 2*(n - 1), sd*math.sqrt(2/n)
         tc = st.t.ppf(1 - alpha, df)

@@ -16,8 +16,8 @@ from .config import Config, NOT_IDENTITY, to_json
 from .tasks import TASKS
 
 # %% auto #0
-__all__ = ['COLUMNS', 'RENAMED', 'fingerprint', 'run_lock', 'read_results', 'part_path', 'settings_diff', 'StaleError',
-           'read_part', 'write_part', 'resumed_runs', 'read_settings', 'open_folder', 'merge_results']
+__all__ = ['COLUMNS', 'fingerprint', 'run_lock', 'read_results', 'part_path', 'settings_diff', 'StaleError', 'read_part',
+           'write_part', 'resumed_runs', 'read_settings', 'open_folder', 'merge_results']
 
 # %% ../nbs/08a_store.ipynb #f1n6e002
 def _floats(o):
@@ -30,7 +30,7 @@ def fingerprint(settings:Config|dict, # a job's settings, or a config.json's (re
                )->str:
     "12 hex digits of the SHA-256 of the settings that change a run's numbers (epochs included), as sorted JSON."
     d = settings.identity() if isinstance(settings, Config) else settings
-    d = {k: v for k, v in d.items() if k not in NOT_IDENTITY and k != 'kinds'}
+    d = {k: v for k, v in d.items() if k not in NOT_IDENTITY and k != 'models'}
     return hashlib.sha256(json.dumps(_floats(d), sort_keys=True).encode()).hexdigest()[:12]
 
 # %% ../nbs/08a_store.ipynb #feebf08c
@@ -49,7 +49,7 @@ def run_lock(path:Path, # the lock file (created if missing)
     finally: f.close()                                                       # closing releases the lock
 
 # %% ../nbs/08a_store.ipynb #bdfc8ec9
-COLUMNS = ['pe', 'seed', 'checkpoint', 'epoch', 'size', 'metric', 'value']
+COLUMNS = ['kind', 'seed', 'checkpoint', 'epoch', 'size', 'metric', 'value']
 
 def read_results(path:Path, # results.csv or a part
                  fix:str='remove it', # what to do about a damaged file
@@ -64,10 +64,10 @@ def read_results(path:Path, # results.csv or a part
     epoch_ok = (num['epoch'] % 1 == 0) & (num['epoch'] >= 0) | raw.epoch.isin(['', 'nan'])
     # top1, top5, and a task's top1@<condition>, top5@<condition> (e.g. top1@t8: at 8 frames)
     metric_ok, top5 = raw.metric.str.fullmatch(r'top[15](@[\w.]+)?'), raw.metric.str.startswith('top5')
-    ok = (raw.pe.isin(PE_KINDS) & metric_ok & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
+    ok = (raw.kind.isin(PE_KINDS) & metric_ok & (num['seed'] % 1 == 0) & (num['size'] % 1 == 0)
           & raw.checkpoint.isin(['last', 'best']) & epoch_ok
           & (num['value'].between(0, 1) | (top5 & raw.value.eq('nan'))))
-    bad = ~ok | raw.duplicated(['pe', 'seed', 'checkpoint', 'size', 'metric'])
+    bad = ~ok | raw.duplicated(['kind', 'seed', 'checkpoint', 'size', 'metric'])
     if bad.any():
         i = bad.idxmax()
         why = 'repeats an earlier row' if ok[i] else 'is not a result row'
@@ -76,9 +76,9 @@ def read_results(path:Path, # results.csv or a part
                       epoch=num['epoch'].astype('Int64'))
 
 # %% ../nbs/08a_store.ipynb #d51f8b36
-def part_path(cfg:Config, pe:str, seed:int)->Path:
-    "The file of run (pe, seed) in the results folder: parts/<pe>_seed<seed>.csv (.lock, .log beside it)."
-    return Path(cfg.out)/'parts'/f'{pe}_seed{seed}.csv'
+def part_path(cfg:Config, kind:str, seed:int)->Path:
+    "The file of run (kind, seed) in the results folder: parts/<kind>_seed<seed>.csv (.lock, .log beside it)."
+    return Path(cfg.out)/'parts'/f'{kind}_seed{seed}.csv'
 
 # %% ../nbs/08a_store.ipynb #b024fb4f
 def settings_diff(old:dict, # settings recorded in a folder
@@ -89,16 +89,6 @@ def settings_diff(old:dict, # settings recorded in a folder
     return ', '.join(f"{cli_flag(k)} {f(old.get(k))} → {f(v)}" for k, v in new.items() if k not in old or old[k] != v)
 
 # %% ../nbs/08a_store.ipynb #a88bc1a0
-# settings renamed since: a config.json written before holds the old name (old → Config field)
-RENAMED = {'heads': 'n_heads'}
-
-def _renamed(d:dict)->dict:
-    "Settings under today's names (`RENAMED`), each kind's too."
-    up = lambda o: {RENAMED.get(k, k): v for k, v in o.items()} if isinstance(o, dict) else o
-    d = up(d)
-    if isinstance(d.get('kinds'), dict): d['kinds'] = {k: up(v) for k, v in d['kinds'].items()}
-    return d
-
 class StaleError(CompareError):
     "A file of a results folder made with other settings than the job's."
 
@@ -106,30 +96,31 @@ def _settings_of(p:Path, fix:str)->dict:
     "The recorded settings beside part `p` (parts/<kind>_seed<seed>.json); a part without them is damaged (`fix`)."
     s = p.with_suffix('.json')
     if not s.exists(): raise CompareError(f"{p} is damaged (no {s.name} beside it): {fix}")
-    try: return _renamed(json.loads(s.read_text())['settings'])
+    try: return json.loads(s.read_text())['settings']
     except (ValueError, KeyError, TypeError):
         raise CompareError(f"{s} is damaged: remove it and {p.name} to train that run again") from None
 
-def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
-    "The rows of finished run (pe, seed), None when it has not finished; StaleError when made with other settings."
-    p = part_path(cfg, pe, seed)
+def read_part(cfg:Config, kind:str, seed:int)->pd.DataFrame|None:
+    "The rows of finished run (kind, seed), None when it has not finished; StaleError when made with other settings."
+    p = part_path(cfg, kind, seed)
     if not p.exists(): return None
-    fix = f"remove it to train {pe} seed {seed} again"
+    fix = f"remove it to train {kind} seed {seed} again"
     df = read_results(p, fix)
-    want = {(pe, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
+    want = {(kind, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
             for m in ('top1', 'top5')}
-    want |= {(pe, seed, c, cfg.size, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for m in TASKS[cfg.task].metrics(cfg)}
+    want |= {(kind, seed, c, cfg.size, m) for c in ('last', 'best')[:1 + bool(cfg.best)]
+             for m in TASKS[cfg.task].metrics(cfg)}
     # each scaling method at every size, for a rotary kind (the others have nothing to scale)
-    scaled = [m for m in cfg.eval_scaling or [] if m != 'none'] if pe not in ('ape', 'none') else []
-    want |= {(pe, seed, c, s, f'{k}@{m}') for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
+    scaled = [m for m in cfg.eval_scaling or [] if m != 'none'] if kind not in ('ape', 'none') else []
+    want |= {(kind, seed, c, s, f'{k}@{m}') for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
              for m in scaled for k in ('top1', 'top5')}
-    have = set(df[['pe', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
+    have = set(df[['kind', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
     # top-5 rows: all of them, or none (data of 5 classes or fewer has no top-5)
     five = {w for w in want if w[-1].startswith('top5')}
     if have not in (want, want - five) or len(df) != len(have):
-        raise CompareError(f"{p} is damaged (not the rows of {pe} seed {seed} at sizes "
+        raise CompareError(f"{p} is damaged (not the rows of {kind} seed {seed} at sizes "
                            f"{' '.join(map(str, cfg.eval_sizes))}): {fix}")
-    redo = f"pass --no-resume to train {pe} seed {seed} again, or remove it"
+    redo = f"pass --no-resume to train {kind} seed {seed} again, or remove it"
     if fingerprint(old := _settings_of(p, fix)) != fingerprint(cfg):
         raise StaleError(f"{p} was made with other settings ({settings_diff(old, cfg.identity())}): {redo}")
     if (last := df.epoch[df.checkpoint == 'last']).isna().any() or set(last) != {cfg.epochs - 1}:
@@ -138,12 +129,12 @@ def read_part(cfg:Config, pe:str, seed:int)->pd.DataFrame|None:
     return df
 
 # %% ../nbs/08a_store.ipynb #f1n6e014
-def write_part(cfg:Config, pe:str, seed:int, # the job's settings and the run
+def write_part(cfg:Config, kind:str, seed:int, # the job's settings and the run
                rows:pd.DataFrame, # its rows (COLUMNS)
                provenance:dict|None=None, # where the numbers came from (`runner.provenance`: commit, torch, card, ...)
               ):
-    "Write run (pe, seed)'s part: the settings beside it first (parts/<kind>_seed<seed>.json), then its rows."
-    p = part_path(cfg, pe, seed)
+    "Write run (kind, seed)'s part: the settings beside it first (parts/<kind>_seed<seed>.json), then its rows."
+    p = part_path(cfg, kind, seed)
     p.parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(p.with_suffix('.json')) as f:
         json.dump(dict(fingerprint=fingerprint(cfg), settings=cfg.identity(), provenance=provenance), f, indent=1)
@@ -154,19 +145,19 @@ def resumed_runs(cfg:Config, # the job's settings
                 )->dict:
     "{(kind, seed): the epochs it resumed at} for the job's finished runs that were cut and resumed."
     out = {}
-    for pe in cfg.pe:
+    for kind in cfg.kinds:
         for s in cfg.seeds:
-            p = part_path(cfg, pe, s).with_suffix('.json')
+            p = part_path(cfg, kind, s).with_suffix('.json')
             # an unfinished run has no settings file, and damaged settings say nothing about resumes
             try: e = (json.loads(p.read_text()).get('provenance') or {}).get('resumed') if p.exists() else None
             except (ValueError, AttributeError): e = None
-            if e: out[(pe, s)] = list(e)
+            if e: out[(kind, s)] = list(e)
     return out
 
 # %% ../nbs/08a_store.ipynb #564939fb
 def read_settings(path:Path)->dict:
-    "The settings of a config.json (a folder's, or a copy of one) under today's names (`RENAMED`), each kind's too."
-    return _renamed(json.loads(Path(path).read_text()))
+    "The settings of a config.json (a folder's, or a copy of one)."
+    return json.loads(Path(path).read_text())
 
 def _holds_results(out:Path)->bool:
     "Whether folder `out` holds any run's work: a part, a checkpoint, a row of results.csv, or a run being trained."
@@ -180,11 +171,11 @@ def _holds_results(out:Path)->bool:
 def _check_parts(cfg:Config, out:Path):
     "Read every part of `out`: damaged or stale ones raise; with resume off, a stale part of the job's is removed."
     for p in sorted((out/'parts').glob('*.csv')):
-        pe, _, s = p.stem.rpartition('_seed')
-        if not (pe and s.isdigit()): raise CompareError(f"{p} is not a part (<kind>_seed<seed>.csv): remove it")
-        try: read_part(cfg, pe, int(s))
+        kind, _, s = p.stem.rpartition('_seed')
+        if not (kind and s.isdigit()): raise CompareError(f"{p} is not a part (<kind>_seed<seed>.csv): remove it")
+        try: read_part(cfg, kind, int(s))
         except StaleError:
-            if cfg.resume or pe not in cfg.pe or int(s) not in cfg.seeds: raise
+            if cfg.resume or kind not in cfg.kinds or int(s) not in cfg.seeds: raise
             # --no-resume: train it again
             p.unlink()
             p.with_suffix('.json').unlink(missing_ok=True)
@@ -193,13 +184,13 @@ def _check_checkpoints(cfg:Config, out:Path, vouched:bool):
     "Without a config.json to vouch, a checkpoint without fingerprint raises; with resume off, the job's is removed."
     if vouched: return
     for p in sorted((out/'checkpoints').glob('*.pth')):
-        pe, _, s = p.stem.rpartition('_seed')
+        kind, _, s = p.stem.rpartition('_seed')
         try: ck = read_checkpoint(p)
         except ValueError: continue                           # damaged: load_checkpoint names it if the run resumes
         if isinstance(ck, dict) and ck.get('fingerprint') is not None: continue
-        if cfg.resume or pe not in cfg.pe or not s.isdigit() or int(s) not in cfg.seeds:
+        if cfg.resume or kind not in cfg.kinds or not s.isdigit() or int(s) not in cfg.seeds:
             raise StaleError(f"{p} has no settings fingerprint (an older gridpe-compare) and {out} no config.json "
-                             f"to vouch for it: pass --no-resume to train {pe} seed {s} again, or remove it")
+                             f"to vouch for it: pass --no-resume to train {kind} seed {s} again, or remove it")
         p.unlink(missing_ok=True)                                                       # --no-resume: train it again
 
 def open_folder(cfg:Config):

@@ -75,7 +75,7 @@ class Task:
     # inputs on a pixel grid (sides, and frames of clips); PCT's attention maps in a batch's memory
     pixels, point_maps = True, False
     # --n-heads splits the architecture's width (a ViT); --attention records a run's attention sizes
-    heads_split_width, records_attention = True, False
+    heads_split_dim, records_attention = True, False
     # the Learner builder of gridpe.learner, and the recipe's settings it takes
     builder, recipe = '', ('wd', 'label_smoothing', 'compile')
 
@@ -104,7 +104,7 @@ class Task:
         "CompareError for settings the dataset `data` cannot serve."
 
     def model_settings(self, cfg, kind:str)->dict:
-        "The task's settings of the architecture for `kind` (before the kind's `pe_options`)."
+        "The task's settings of the architecture for `kind` (before the kind's `kind_options`)."
         return {}
 
     def data(self, cfg)->dict:
@@ -136,11 +136,11 @@ def one_value(cfg, # the job's settings
 def model_kwargs(cfg, # the job's settings
                  kind:str, # positional embedding kind
                 )->dict:
-    "The architecture's settings for `kind`: the task's, then `cfg.pe_options[kind]`."
-    opts = copy.deepcopy((cfg.pe_options or {}).get(kind, {}))
+    "The architecture's settings for `kind`: the task's, then `cfg.kind_options[kind]`."
+    opts = copy.deepcopy((cfg.kind_options or {}).get(kind, {}))
     # every kind that sees positions; a kind's own pos_aug wins
     if cfg.pos_aug and kind != 'none':
-        opts['pe_kwargs'] = {'pos_aug': dict(cfg.pos_aug), **opts.get('pe_kwargs', {})}
+        opts['pe_options'] = {'pos_aug': dict(cfg.pos_aug), **opts.get('pe_options', {})}
     return {**TASKS[cfg.task].model_settings(cfg, kind), **opts}
 
 # %% ../nbs/07d_tasks.ipynb #task004b
@@ -160,25 +160,25 @@ class ImageTask(Task):
         arch='vit_nano', n_heads=2, patch_size=4, epochs=5, size=28, bs=128, lr=2e-3,
         eval_sizes=[20, 28, 36, 44, 56], eval_scaling=['none', 'pi', 'ntk', 'yarn'], eval_rotations=[],
         train_rotations=0., wd=0.05, label_smoothing=0.1, mixup=0., cutmix=0., warmup_epochs=None, min_lr=0.,
-        drop_path=0.1, layer_scale=None, positions='index', crop_pct=None, three_augment=False, color_jitter=0.,
-        repeated_aug=1, best=False, compile='none', pe_options={},
-        pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0])
+        drop_path=0.1, layer_scale=None, pos_mode='index', crop_pct=None, three_augment=False, color_jitter=0.,
+        repeated_aug=1, best=False, compile='none', kind_options={},
+        kinds=['ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0])
     paper = dict(
         arch='vit_small', n_heads=4, patch_size=16, epochs=150, size=224, bs=256, lr=5e-4,
         eval_sizes=[160, 192, 224, 256, 320, 384, 448, 512], wd=0.03, label_smoothing=0., mixup=0.8, cutmix=1.,
-        warmup_epochs=5, min_lr=1e-5, drop_path=0., layer_scale=1e-4, positions='index', crop_pct=1.,
+        warmup_epochs=5, min_lr=1e-5, drop_path=0., layer_scale=1e-4, pos_mode='index', crop_pct=1.,
         three_augment=True, color_jitter=0.3, repeated_aug=3, best=True,
-        pe=['ape', 'rope_axial', 'rope_mixed', 'gridpe'],
-        pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 10000, 'rotate': 'head'}},
-                    'rope_mixed': {'pe_per_block': True},
-                    'rope_axial': {'pe_per_block': False}})
+        kinds=['ape', 'rope_axial', 'rope_mixed', 'gridpe'],
+        kind_options={'gridpe': {'per_block': True, 'pe_options': {'base': 10000, 'rotate': 'head'}},
+                    'rope_mixed': {'per_block': True},
+                    'rope_axial': {'per_block': False}})
 
     def recipe_lr(self, bs): return 5e-4 * bs / 512
     def metrics(self, cfg): return rotation_metrics(cfg)
 
     def model_settings(self, cfg, kind):
         return dict(n_heads=cfg.n_heads, patch_size=cfg.patch_size, drop_path=cfg.drop_path,
-                    layer_scale=cfg.layer_scale, positions=cfg.positions)
+                    layer_scale=cfg.layer_scale, pos_mode=cfg.pos_mode)
 
     def data(self, cfg):
         from gridpe.formats import load_dataset
@@ -197,18 +197,18 @@ class PointsTask(Task):
     name, about, archs = 'points', 'point transformers (PCT) on point clouds', DeferredDict('pct', 'PCT_ARCHS')
     builder, recipe = 'pct_learner', ('wd', 'label_smoothing', 'momentum', 'min_lr', 'compile')
     modules = ('formats', 'points', 'learner', 'pct')
-    unit, samples, pixels, point_maps, heads_split_width = 'points', 'point clouds', False, True, False
+    unit, samples, pixels, point_maps, heads_split_dim = 'points', 'point clouds', False, True, False
     defaults = dict(
         arch='pct_tiny', epochs=4, size=256, bs=32, lr=0.05, eval_sizes=[128, 256, 512, 1024], eval_scaling=['none'],
-        eval_rotations=[], wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=0., pool='max+avg', ape='mlp_once',
-        pos_scale=dict.fromkeys(POSITIONED, 32.), sample='random', up=1, best=False, compile='none', pe_options={},
-        pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0])
+        eval_rotations=[], wd=5e-4, label_smoothing=0.2, momentum=0.9, min_lr=0., pool='max+avg', ape_mode='mlp_once',
+        pos_scale=dict.fromkeys(POSITIONED, 32.), sample='random', up=1, best=False, compile='none', kind_options={},
+        kinds=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0])
     paper = dict(
         arch='pct', epochs=100, size=512, bs=32, lr=5e-3, eval_sizes=list(range(256, 2049, 128)), wd=5e-4,
-        label_smoothing=0.2, momentum=0.9, min_lr=5e-5, pool='max', ape='conv_every',
+        label_smoothing=0.2, momentum=0.9, min_lr=5e-5, pool='max', ape_mode='conv_every',
         pos_scale={'gridpe': 1., 'rope_axial': 10., 'rope_mixed': 10., 'ape': 1.}, sample='first', best=True,
-        pe=['none', 'ape', 'rope_axial', 'gridpe', 'rope_mixed'],
-        pe_options={'gridpe': {'pe_per_block': True, 'pe_kwargs': {'base': 100, 'rotate': 'head'}}})
+        kinds=['none', 'ape', 'rope_axial', 'gridpe', 'rope_mixed'],
+        kind_options={'gridpe': {'per_block': True, 'pe_options': {'base': 100, 'rotate': 'head'}}})
 
     def recipe_lr(self, bs): return 0.01
     def pos_dims(self, cfg): return 3
@@ -227,7 +227,7 @@ class PointsTask(Task):
             raise CompareError(f"point counts {bad} exceed the {n} points the shapes have: use at most {n}")
 
     def model_settings(self, cfg, kind):
-        s = dict(pool=cfg.pool, ape=cfg.ape)
+        s = dict(pool=cfg.pool, ape_mode=cfg.ape_mode)
         # the kind's own scale; none for a kind without positions
         if not isinstance(cfg.pos_scale, dict): s['pos_scale'] = cfg.pos_scale
         elif kind in cfg.pos_scale: s['pos_scale'] = cfg.pos_scale[kind]
@@ -249,12 +249,12 @@ class SceneTask(Task):
     builder, recipe = 'scene_learner', ('wd', 'label_smoothing', 'compile')
     archs, sweep = DeferredDict('scene_vit', 'SCENE_ARCHS'), 'ndim'
     modules = ('scenes', 'learner', 'scene_vit')
-    unit, samples, pixels, heads_split_width = 'tokens', 'scenes', False, False
+    unit, samples, pixels, heads_split_dim = 'tokens', 'scenes', False, False
     defaults = dict(
         arch='scene_vit_tiny', ndim=[1, 2, 3, 4, 6, 8], n_scenes=4000, noise=0.1, head_dim=32, n_heads=2,
         epochs=10, size=16, eval_sizes=None, eval_scaling=['none'], eval_rotations=[], train_rotations=0.,
-        bs=128, lr=1e-3, wd=0.05, label_smoothing=0.1, best=False, compile='none', pe_options={},
-        pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0])
+        bs=128, lr=1e-3, wd=0.05, label_smoothing=0.1, best=False, compile='none', kind_options={},
+        kinds=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe'], seeds=[0])
 
     def recipe_lr(self, bs): return 1e-3
     def pos_dims(self, cfg): return max(cfg.ndim)
@@ -294,8 +294,8 @@ class VideoTask(Task):
         arch='video_vit_nano', n_heads=2, patch_size=6, tubelet=1, time_scale=1., epochs=4, size=24, frames=8,
         bs=64, lr=2e-3, eval_sizes=[18, 24, 36, 48], eval_frames=[4, 8, 12, 16], eval_scaling=['none'], clips=1600,
         label='direction', wd=0.05, label_smoothing=0.1, warmup_epochs=None, min_lr=0., drop_path=0.1,
-        layer_scale=None, best=False, compile='none', pe_options={},
-        pe=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe', 'composed'], seeds=[0])
+        layer_scale=None, best=False, compile='none', kind_options={},
+        kinds=['none', 'ape', 'rope_axial', 'rope_mixed', 'gridpe', 'composed'], seeds=[0])
 
     def recipe_lr(self, bs): return 5e-4 * bs / 512
     def pos_dims(self, cfg): return 3

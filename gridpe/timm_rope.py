@@ -85,11 +85,11 @@ def timm_heads(model:nn.Module, # a timm VisionTransformer
 # %% ../nbs/09_timm_rope.ipynb #80d698d2
 def gridpe_timm(model:nn.Module, # a timm VisionTransformer, e.g. from `timm.create_model(..., pretrained=False)`
                 kind:str='gridpe', # positional embedding: one of PE_KINDS
-                **kwargs, # passed to `make_pe` (e.g. rotate='fixed' for GridPE, base=... for RoPE-Axial)
+                **pe_options, # passed to `make_pe` (e.g. rotate='fixed' for GridPE, base=... for RoPE-Axial)
                )->nn.Module:
     "Replace `model`'s `pos_embed` by the positional embedding `kind`, in place; returns `model`."
     n_heads, head_dim = timm_heads(model)
-    pe = make_pe(kind, head_dim, n_heads, 2, grid=tuple(model.patch_embed.grid_size), dim=model.embed_dim, **kwargs)
+    pe = make_pe(kind, head_dim, n_heads, 2, grid=tuple(model.patch_embed.grid_size), dim=model.embed_dim, **pe_options)
     make_dynamic(model).pos_embed = None
     model.gridpe = TimmPE(pe, model.num_prefix_tokens)
     model.patch_embed.register_forward_hook(model.gridpe.embed)

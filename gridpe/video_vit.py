@@ -40,7 +40,7 @@ class TubeletEmbed(nn.Module):
 class VideoViT(ViT):
     "Video transformer with a pluggable positional embedding of (t, y, x); runs at any clip length and frame size."
     def __init__(self, n_classes:int=400, # output classes
-                 pe:PEKind='gridpe', # the positional embedding's kind
+                 kind:PEKind='gridpe', # the positional embedding's kind
                  frames:int=16, # training clip length (sets the APE table's grid)
                  img_size:int=224, # training frame side (sets the APE table's grid)
                  tubelet:int=2, # frames per tubelet, t
@@ -51,8 +51,8 @@ class VideoViT(ViT):
                  n_heads:int=6, # attention heads
                  mlp_ratio:float=4., # MLP width / dim
                  drop_path:float=0.1, # stochastic depth of the last block (linearly increasing)
-                 pe_kwargs:dict|None=None, # passed to make_pe (e.g. parts for 'composed', base, rotate)
-                 pe_per_block:bool|None=None, # one embedding per block (rotary kinds); None: the kind's default
+                 pe_options:dict|None=None, # passed to make_pe (e.g. parts for 'composed', base, rotate)
+                 per_block:bool|None=None, # one embedding per block (rotary kinds); None: the kind's default
                  layer_scale:float|None=None, # LayerScale gains' initial value; None: no LayerScale
                  time_scale:float=1., # one frame step in patch steps: positions (time_scale · frame, row, column)
                 ):
@@ -62,8 +62,8 @@ class VideoViT(ViT):
                              f"patch_size={patch_size}")
         self.time_scale = check_positive(time_scale, 'time_scale')
         grid = (frames // tubelet, img_size // patch_size, img_size // patch_size)
-        self.build(TubeletEmbed(tubelet, patch_size, in_chans, dim), grid, n_classes, pe, dim, depth, n_heads,
-                   mlp_ratio, drop_path, pe_kwargs, pe_per_block, layer_scale)
+        self.build(TubeletEmbed(tubelet, patch_size, in_chans, dim), grid, n_classes, kind, dim, depth, n_heads,
+                   mlp_ratio, drop_path, pe_options, per_block, layer_scale)
 
     def token_positions(self, grid:tuple, # the tubelet grid: T/t, H/p, W/p
                         device=None, # device of the result
@@ -76,18 +76,18 @@ class VideoViT(ViT):
 _video_args = partial(arch_config, VideoViT)               # a config's signature: VideoViT's, with its defaults
 
 @_video_args(dim=384, depth=12, n_heads=8)
-def video_vit_small(n_classes:int=400, pe:str='gridpe', **kwargs)->VideoViT:
+def video_vit_small(n_classes:int=400, kind:str='gridpe', **kwargs)->VideoViT:
     "Video ViT-S: embed 384, depth 12, 8 heads of 48 channels, 2 × 16 × 16 tubelets."
-    return VideoViT(n_classes, pe, **dict(video_vit_small.model_args, **kwargs))
+    return VideoViT(n_classes, kind, **dict(video_vit_small.model_args, **kwargs))
 
 @_video_args(dim=192, depth=6, n_heads=4, frames=16, img_size=64, patch_size=8, in_chans=1)
-def video_vit_tiny(n_classes:int=8, pe:str='gridpe', **kwargs)->VideoViT:
+def video_vit_tiny(n_classes:int=8, kind:str='gridpe', **kwargs)->VideoViT:
     "A 6-block video ViT (embed 192, 4 heads of 48 channels, 2 × 8 × 8 tubelets) for small clips on a GPU."
-    return VideoViT(n_classes, pe, **dict(video_vit_tiny.model_args, **kwargs))
+    return VideoViT(n_classes, kind, **dict(video_vit_tiny.model_args, **kwargs))
 
 @_video_args(dim=96, depth=3, n_heads=2, frames=8, img_size=24, tubelet=1, patch_size=6, in_chans=1, mlp_ratio=2.)
-def video_vit_nano(n_classes:int=8, pe:str='gridpe', **kwargs)->VideoViT:
+def video_vit_nano(n_classes:int=8, kind:str='gridpe', **kwargs)->VideoViT:
     "A 3-block video ViT (embed 96, 2 heads of 48 channels, 1 × 6 × 6 tubelets) for tiny clips and CPU runs."
-    return VideoViT(n_classes, pe, **dict(video_vit_nano.model_args, **kwargs))
+    return VideoViT(n_classes, kind, **dict(video_vit_nano.model_args, **kwargs))
 
 VIDEO_ARCHS = {'video_vit_small': video_vit_small, 'video_vit_tiny': video_vit_tiny, 'video_vit_nano': video_vit_nano}

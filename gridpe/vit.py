@@ -17,7 +17,7 @@ from .positions import grid_positions
 from .attention import Attention
 
 # %% auto #0
-__all__ = ['Positions', 'ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'arch_config', 'vit_small', 'vit_tiny', 'vit_nano']
+__all__ = ['PosMode', 'ARCHS', 'PatchEmbed', 'DropPath', 'Block', 'ViT', 'arch_config', 'vit_small', 'vit_tiny', 'vit_nano']
 
 # %% ../nbs/05_vit.ipynb #fbd11194
 class PatchEmbed(nn.Module):
@@ -78,14 +78,14 @@ class Block(nn.Module):
         return x + self.drop_path(ls(self.gamma_2, self.mlp(self.norm2(x))))
 
 # %% ../nbs/05_vit.ipynb #e61456a3
-# a ViT's patch positions: patch indices (official; other sizes extrapolate) or indices × training grid / grid
+# a ViT's positions mode: patch indices (official; other sizes extrapolate) or indices × training grid / grid
 # (other sizes interpolate)
-Positions = str_enum('Positions', 'index', 'scaled')
+PosMode = str_enum('PosMode', 'index', 'scaled')
 
 class ViT(nn.Module):
     "Vision Transformer with a pluggable positional embedding; runs at any input size divisible by the patch size."
     def __init__(self, n_classes:int=1000, # output classes
-                 pe:PEKind='gridpe', # the positional embedding's kind
+                 kind:PEKind='gridpe', # the positional embedding's kind
                  img_size:int=224, # training image size (sets the APE table's grid and the 'scaled' positions)
                  patch_size:int=16, # patch side
                  in_chans:int=3, # input channels (1 for grayscale)
@@ -94,43 +94,43 @@ class ViT(nn.Module):
                  n_heads:int=6, # attention heads
                  mlp_ratio:float=4., # MLP width / dim
                  drop_path:float=0.1, # stochastic depth of the last block (linearly increasing)
-                 pe_kwargs:dict|None=None, # passed to make_pe (e.g. rotate='head', base=10000, ratio=...)
+                 pe_options:dict|None=None, # passed to make_pe (e.g. rotate='head', base=10000, ratio=...)
                  # one positional embedding per block (rotary kinds); None: the kind's default
                  # (RoPE-Mixed per block, the others shared)
-                 pe_per_block:bool|None=None,
+                 per_block:bool|None=None,
                  # LayerScale gains' initial value in every block (the official `_LS` models: 1e-4); None: no LayerScale
                  layer_scale:float|None=None,
                  # 'index': patch indices (official), other sizes extrapolate;
                  # 'scaled': indices × training grid / grid, other sizes interpolate
-                 positions:Positions='index',
+                 pos_mode:PosMode='index',
                 ):
         super().__init__()
         if img_size % patch_size: raise ValueError(f"img_size={img_size} is not divisible by patch_size={patch_size}")
-        self.patch_size, self.positions = patch_size, check_choice(positions, Positions, 'positions')
-        self.build(PatchEmbed(patch_size, in_chans, dim), (img_size // patch_size,) * 2, n_classes, pe, dim, depth,
-                   n_heads, mlp_ratio, drop_path, pe_kwargs, pe_per_block, layer_scale)
+        self.patch_size, self.pos_mode = patch_size, check_choice(pos_mode, PosMode, 'pos_mode')
+        self.build(PatchEmbed(patch_size, in_chans, dim), (img_size // patch_size,) * 2, n_classes, kind, dim, depth,
+                   n_heads, mlp_ratio, drop_path, pe_options, per_block, layer_scale)
 
     def build(self,
               tokenizer:nn.Module, # inputs → (tokens: B, N, dim; their grid)
               train_grid:tuple, # the tokens' grid at the training size (the APE table's grid; one axis per position axis)
               n_classes:int, # the rest: as the constructor's
-              pe:PEKind,
+              kind:PEKind,
               dim:int,
               depth:int,
               n_heads:int,
               mlp_ratio:float,
               drop_path:float,
-              pe_kwargs:dict|None,
-              pe_per_block:bool|None,
+              pe_options:dict|None,
+              per_block:bool|None,
               layer_scale:float|None,
              ):
         "The transformer around `tokenizer`: CLS token, the embedding of the grid's axes, blocks, norm and head."
         if dim % n_heads: raise ValueError(f"dim={dim} is not divisible by n_heads={n_heads}")
-        self.pe_kind, self.train_grid = pe, train_grid
+        self.kind, self.train_grid = kind, train_grid
         self.patch_embed = tokenizer
         self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))
-        self.pe = make_pe(pe, dim // n_heads, n_heads, len(train_grid), grid=train_grid, depth=depth,
-                          per_block=pe_per_block, **(pe_kwargs or {}))
+        self.pe = make_pe(kind, dim // n_heads, n_heads, len(train_grid), grid=train_grid, depth=depth,
+                          per_block=per_block, **(pe_options or {}))
         self.blocks = nn.ModuleList(Block(dim, n_heads, mlp_ratio, drop_path * i / max(depth - 1, 1),
                                           layer_scale=layer_scale) for i in range(depth))
         self.norm, self.head = nn.LayerNorm(dim, eps=1e-6), nn.Linear(dim, n_classes)
@@ -150,9 +150,9 @@ class ViT(nn.Module):
     def token_positions(self, grid:tuple, # the patch grid: rows, columns
                         device=None, # device of the result
                        )->Tensor:
-        "Positions of the patches given to the embedding, (1, N, 2): see `positions`."
+        "Positions of the patches given to the embedding, (1, N, 2): see `pos_mode`."
         pos = grid_positions(*grid, device=device)
-        if self.positions == 'index': return pos
+        if self.pos_mode == 'index': return pos
         return pos * pos.new_tensor([t / g for t, g in zip(self.train_grid, grid)])
 
     def forward_features(self, x:Tensor)->Tensor:
@@ -181,18 +181,18 @@ def arch_config(cls:type, # the model class the config builds
 _vit_args = partial(arch_config, ViT)
 
 @_vit_args(dim=384, depth=12, n_heads=6)
-def vit_small(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
+def vit_small(n_classes:int=1000, kind:str='gridpe', **kwargs)->ViT:
     "ViT-S: embed 384, depth 12, 6 heads (≈ 22M parameters at 224 px with 1000 classes)."
-    return ViT(n_classes, pe, **dict(vit_small.model_args, **kwargs))
+    return ViT(n_classes, kind, **dict(vit_small.model_args, **kwargs))
 
 @_vit_args(dim=192, depth=12, n_heads=3)
-def vit_tiny(n_classes:int=1000, pe:str='gridpe', **kwargs)->ViT:
+def vit_tiny(n_classes:int=1000, kind:str='gridpe', **kwargs)->ViT:
     "ViT-Ti: embed 192, depth 12, 3 heads (≈ 5.7M parameters)."
-    return ViT(n_classes, pe, **dict(vit_tiny.model_args, **kwargs))
+    return ViT(n_classes, kind, **dict(vit_tiny.model_args, **kwargs))
 
 @_vit_args(dim=96, depth=4, n_heads=2, patch_size=4, img_size=28, in_chans=1)
-def vit_nano(n_classes:int=10, pe:str='gridpe', **kwargs)->ViT:
+def vit_nano(n_classes:int=10, kind:str='gridpe', **kwargs)->ViT:
     "A 4-block ViT (embed 96, 2 heads, 4-pixel patches of 28-pixel grayscale images) for small images and CPU runs."
-    return ViT(n_classes, pe, **dict(vit_nano.model_args, **kwargs))
+    return ViT(n_classes, kind, **dict(vit_nano.model_args, **kwargs))
 
 ARCHS = {'vit_small': vit_small, 'vit_tiny': vit_tiny, 'vit_nano': vit_nano}

@@ -75,13 +75,13 @@ def run_job(task, out, seeds=(0,), plant=None):
     return pd.read_csv(Path(out)/'results.csv'), time.time() - t0
 
 def long_top1(res):
-    "Top-1 accuracy (%) of the last epoch as rows seed, size, pe, top1."
+    "Top-1 accuracy (%) of the last epoch as rows seed, size, kind, top1."
     r = res[(res.metric == 'top1') & (res.checkpoint.fillna('last') == 'last')]
-    return r.assign(top1=100*r.value)[['seed', 'size', 'pe', 'top1']].reset_index(drop=True)
+    return r.assign(top1=100*r.value)[['seed', 'size', 'kind', 'top1']].reset_index(drop=True)
 
 def table(rows, seed=0):
     "One seed's top-1 (%) as a table: rows sizes, columns kinds."
-    t = rows[rows.seed == seed].pivot_table(index='size', columns='pe', values='top1')
+    t = rows[rows.seed == seed].pivot_table(index='size', columns='kind', values='top1')
     order = [k for k in KINDS if k in t] + [k for k in t if k not in KINDS]
     return t[order].rename_axis(columns='top-1 (%)')
 
@@ -90,23 +90,23 @@ def scaling_table(res):
     r = res[(res.checkpoint.fillna('last') == 'last') & (res.seed == 0)]
     r = r[(r['size'] == r['size'].max()) & r.metric.str.fullmatch(r'top1(@(pi|ntk|yarn))?')]
     t = r.assign(scaling=r.metric.str.partition('@')[2].replace('', 'none'), top1=100*r.value)
-    t = t.pivot_table(index='scaling', columns='pe', values='top1')
+    t = t.pivot_table(index='scaling', columns='kind', values='top1')
     rows, cols = [m for m in SCALINGS if m in t.index], [k for k in KINDS if k in t]
     return t.loc[rows, cols].rename_axis(index=f"scaling at {int(r['size'].max())}", columns='top-1 (%)')
 
 def spread_model(rows):
-    "From K seeds' rows (seed, size, pe, top1): the reference (mean over seeds) and the variances between seeds."
-    cells = rows.pivot_table(index=['size', 'pe'], columns='seed', values='top1')
-    K, P = cells.shape[1], cells.index.get_level_values('pe').nunique()
-    kind_means = rows.groupby(['pe', 'seed']).top1.mean().unstack('seed')
+    "From K seeds' rows (seed, size, kind, top1): the reference (mean over seeds) and the variances between seeds."
+    cells = rows.pivot_table(index=['size', 'kind'], columns='seed', values='top1')
+    K, P = cells.shape[1], cells.index.get_level_values('kind').nunique()
+    kind_means = rows.groupby(['kind', 'seed']).top1.mean().unstack('seed')
     return dict(K=K, df=P*(K - 1), mean=cells.mean(axis=1),
                 # pooled over the kinds of a size; pooled over the kinds
                 var_size=cells.var(axis=1, ddof=1).groupby(level='size').mean(),
                 var_kind=float(kind_means.var(axis=1, ddof=1).mean()))
 
 def differences(new, model):
-    "New − reference (points) per cell, indexed by (size, pe)."
-    long = new.rename_axis(columns='pe').stack()
+    "New − reference (points) per cell, indexed by (size, kind)."
+    long = new.rename_axis(columns='kind').stack()
     return long - model['mean'].reindex(long.index)
 
 def tests(new, model, n_tests=N_TESTS, alpha=ALPHA):
@@ -115,11 +115,11 @@ def tests(new, model, n_tests=N_TESTS, alpha=ALPHA):
     d = differences(new, model)
     inflate, t_allowed = 1 + 1/K, stats.t.ppf(1 - a/2, df)
     se = (model['var_kind']*inflate)**0.5
-    rows = [dict(test=f'kind {pe}', diff=dk.mean(), allowed=t_allowed*se, p=2*stats.t.sf(abs(dk.mean()/se), df))
-            for pe, dk in d.groupby(level='pe')]
+    rows = [dict(test=f'kind {kind}', diff=dk.mean(), allowed=t_allowed*se, p=2*stats.t.sf(abs(dk.mean()/se), df))
+            for kind, dk in d.groupby(level='kind')]
     se_cell = (model['var_size'].reindex(d.index.get_level_values('size')).to_numpy()*inflate)**0.5
-    for (size, pe), dc, se in zip(d.index, d, se_cell):
-        rows.append(dict(test=f'cell {pe} {size}', diff=dc, allowed=t_allowed*se, p=2*stats.t.sf(abs(dc/se), df)))
+    for (size, kind), dc, se in zip(d.index, d, se_cell):
+        rows.append(dict(test=f'cell {kind} {size}', diff=dc, allowed=t_allowed*se, p=2*stats.t.sf(abs(dc/se), df)))
     z2 = (d/se_cell)**2
     F, n = float(z2.mean()), len(z2)
     rows.append(dict(test=f'all {n} cells (F)', diff=float((d**2).mean()**0.5), allowed=None, F=F,
@@ -146,7 +146,7 @@ def seed_rows(task):
     "The committed seeds' rows of a task."
     rows = pd.read_csv(SEEDS_FILE)
     rows = rows[rows.task == task]
-    return rows[['seed', 'size', 'pe', 'top1']]
+    return rows[['seed', 'size', 'kind', 'top1']]
 
 def check_spread(task, new):
     "Test a task's new table against the committed spread of seeds; print it and return ok."
@@ -223,7 +223,7 @@ def spread(seeds, keep=None):
             res[res.seed == 0][pd.read_csv(committed, nrows=0).columns].to_csv(committed, index=False)
     df = pd.concat(out).assign(cpu_capability=env['cpu_capability'],
                                kernels=os.environ.get('ATEN_CPU_CAPABILITY', 'default'))
-    df[['task', 'seed', 'size', 'pe', 'top1', 'cpu_capability', 'kernels']].to_csv(SEEDS_FILE, index=False)
+    df[['task', 'seed', 'size', 'kind', 'top1', 'cpu_capability', 'kernels']].to_csv(SEEDS_FILE, index=False)
     ENV_FILE.write_text(json.dumps([env], indent=1) + '\n')
     print(f'wrote {SEEDS_FILE.relative_to(ROOT)} ({len(df)} rows), the committed tables (seed 0) and this environment')
 

@@ -5,7 +5,7 @@
 
 Only finished runs count (a part in parts/); a run cut before its end has no part and is left out. For each main folder
 NAME present (MAINS) it writes NAME.csv (its results.csv rows), NAME_config.json (its settings, with the kinds and seeds of its finished runs), NAME_history.csv (every finished run's per-epoch
-history, with pe and seed) and NAME_attention.csv (with --attention). With --add, a main folder's runs are added to
+history, with kind and seed) and NAME_attention.csv (with --attention). With --add, a main folder's runs are added to
 the committed files instead: rows of runs not in the folder are kept (more seeds run on another day), the settings
 merged. Each ablation in ABLATIONS becomes
 ablation_<name>.csv: the rows of every arm, an `arm` column first, the reference arm taken from the main folder; and
@@ -41,7 +41,7 @@ ABLATIONS = {   # name: [(arm, folder, kinds or None for all)]
 ATTENTION = {'positions'}   # ablations whose attention metrics are kept (the others' arms look alike; the main folder has every kind's)
 
 def finished(folder:Path)->list:
-    "(pe, seed) of the folder's finished runs (those with a part)."
+    "(kind, seed) of the folder's finished runs (those with a part)."
     return [tuple(p.stem.rsplit('_seed', 1)) for p in sorted((folder/'parts').glob('*.csv'))]
 
 def rows(folder:Path)->pd.DataFrame:
@@ -49,43 +49,43 @@ def rows(folder:Path)->pd.DataFrame:
     return pd.concat([pd.read_csv(p) for p in sorted((folder/'parts').glob('*.csv'))], ignore_index=True)
 
 def per_run(folder:Path, pattern:str)->pd.DataFrame|None:
-    "One CSV per finished run (pattern with {pe} and {seed}), stacked with pe and seed columns first."
-    dfs = [pd.read_csv(f).assign(pe=pe, seed=int(s)) for pe, s in finished(folder) if (f := folder/pattern.format(pe=pe, seed=s)).exists()]
+    "One CSV per finished run (pattern with {kind} and {seed}), stacked with kind and seed columns first."
+    dfs = [pd.read_csv(f).assign(kind=kind, seed=int(s)) for kind, s in finished(folder) if (f := folder/pattern.format(kind=kind, seed=s)).exists()]
     if not dfs: return None
     df = pd.concat(dfs, ignore_index=True).round(5)
-    return df[['pe', 'seed'] + [c for c in df.columns if c not in ('pe', 'seed')]]
+    return df[['kind', 'seed'] + [c for c in df.columns if c not in ('kind', 'seed')]]
 
 PER_PROCESS = ('out', 'device', 'jobs', 'quiet')   # config.json fields of the last process that wrote it, not of the folder
 
 def config(folder:Path)->dict:
     "The folder's settings, with the kinds and seeds of its finished runs (config.json holds the last process's own lists)."
     c, done = read_settings(folder/'config.json'), finished(folder)   # under today's setting names
-    c['pe'] = [k for k in dict.fromkeys(pe for pe, _ in done)]; c['seeds'] = sorted({int(s) for _, s in done})
+    c['kinds'] = [k for k in dict.fromkeys(kind for kind, _ in done)]; c['seeds'] = sorted({int(s) for _, s in done})
     c = {k: v for k, v in c.items() if k not in PER_PROCESS}
-    prov = {f'{pe}_seed{s}': json.loads(j.read_text()).get('provenance') for pe, s in done
-            if (j := folder/'parts'/f'{pe}_seed{s}.json').exists()}
+    prov = {f'{kind}_seed{s}': json.loads(j.read_text()).get('provenance') for kind, s in done
+            if (j := folder/'parts'/f'{kind}_seed{s}.json').exists()}
     if any(prov.values()): c['provenance'] = prov          # per run: commit, torch, CUDA, card, optimiser, data as given
     return c
 
 def added(old:Path, new:pd.DataFrame|None)->pd.DataFrame|None:
-    "The committed rows of `old` whose (pe, seed) runs are not in `new`, followed by `new`."
+    "The committed rows of `old` whose (kind, seed) runs are not in `new`, followed by `new`."
     if not old.exists() or new is None: return new
-    o = pd.read_csv(old); runs = set(zip(new.pe, new.seed))
-    return pd.concat([o[[r not in runs for r in zip(o.pe, o.seed)]], new], ignore_index=True)
+    o = pd.read_csv(old); runs = set(zip(new.kind, new.seed))
+    return pd.concat([o[[r not in runs for r in zip(o.kind, o.seed)]], new], ignore_index=True)
 
 def merged(old:Path, c:dict)->dict:
     "Settings `c` merged with the committed ones: kinds, seeds, per-kind settings and provenance of both."
     if not old.exists(): return c
     o = json.loads(old.read_text())
-    return {**c, 'pe': list(dict.fromkeys(o.get('pe', []) + c['pe'])), 'seeds': sorted({*o.get('seeds', []), *c['seeds']}),
-            'kinds': {**o.get('kinds', {}), **c.get('kinds', {})}, 'provenance': {**o.get('provenance', {}), **c.get('provenance', {})}}
+    return {**c, 'kinds': list(dict.fromkeys(o.get('kinds', []) + c['kinds'])), 'seeds': sorted({*o.get('seeds', []), *c['seeds']}),
+            'models': {**o.get('models', {}), **c.get('models', {})}, 'provenance': {**o.get('provenance', {}), **c.get('provenance', {})}}
 
 def main(runs:Path, dest:Path, add:bool=False):
     dest.mkdir(parents=True, exist_ok=True)
     for name in MAINS:
         if not list((m := runs/name).glob('parts/*.csv')): continue
-        res = {'': rows(m), '_history': per_run(m, 'history_{pe}_seed{seed}.csv'),
-               '_attention': per_run(m, 'attention/{pe}_seed{seed}.csv')}
+        res = {'': rows(m), '_history': per_run(m, 'history_{kind}_seed{seed}.csv'),
+               '_attention': per_run(m, 'attention/{kind}_seed{seed}.csv')}
         c = config(m)
         if add: res, c = {k: added(dest/f'{name}{k}.csv', v) for k, v in res.items()}, merged(dest/f'{name}_config.json', c)
         for k, v in res.items():
@@ -97,8 +97,8 @@ def main(runs:Path, dest:Path, add:bool=False):
         res, att = [], []
         for arm, folder, kinds in arms:
             f = runs/folder; configs[folder] = config(f)
-            r, a = rows(f), per_run(f, 'attention/{pe}_seed{seed}.csv')
-            keep = (lambda d: d if kinds is None else d[d.pe.isin(kinds)])
+            r, a = rows(f), per_run(f, 'attention/{kind}_seed{seed}.csv')
+            keep = (lambda d: d if kinds is None else d[d.kind.isin(kinds)])
             res.append(keep(r).assign(arm=arm))
             if a is not None: att.append(keep(a).assign(arm=arm))
         out = pd.concat(res, ignore_index=True)

@@ -5,8 +5,10 @@
 
 Every folder under RUNS/SET that holds parts/ is an arm (`kind` or `kind/n<n>`, named `kind@n<n>`). Only finished runs
 count (a part in parts/). Writes SET.csv (every run's result rows, an `arm` column first), SET_runs.csv (one line per
-run: arm, seed and its provenance: commit, torch, CUDA, card, when its training started and finished, the epochs at
-which it was resumed), SET_history.csv (every run's per-epoch history) and SET_config.json (each arm's settings).
+run: arm, kind, seed and its provenance: commit, torch, CUDA, card, when its training started and finished, the epochs
+at which it was resumed), SET_history.csv (every run's per-epoch history) and SET_config.json (each arm's settings).
+The files keep the names the runs wrote: runs of a commit before the kind column was renamed name it `pe` (and their
+settings carry that commit's names); the analyses read `arm` and `seed`, which every commit writes.
 With --add, the runs are added to the committed files (a set runs over several sessions); a run already there is
 replaced. The protocol's one-batch rule is checked on the result: a run of a `+dirty` or unknown commit, or a set whose
 runs name more than one commit, card or torch build, is refused and nothing is written.
@@ -39,8 +41,10 @@ def collect(root:Path)->dict:
         # the dataset by its folder's name: where a host kept it is no setting of the run
         if cfg[arm].get('data'): cfg[arm]['data'] = Path(cfg[arm]['data']).name
         for kind, seed in runs(f):
-            res.append(pd.read_csv(f/'parts'/f'{kind}_seed{seed}.csv').assign(arm=arm))
-            rn.append(dict(arm=arm, pe=kind, seed=seed, **provenance(f, kind, seed)))
+            part = pd.read_csv(f/'parts'/f'{kind}_seed{seed}.csv')
+            res.append(part.assign(arm=arm))
+            # the kind column under the name the part gives it (`pe` or `kind`)
+            rn.append({'arm': arm, part.columns[0]: kind, 'seed': seed, **provenance(f, kind, seed)})
             if (h := f/f'history_{kind}_seed{seed}.csv').exists():
                 hist.append(pd.read_csv(h).assign(arm=arm, seed=seed))
     first = lambda d: d[['arm'] + [c for c in d.columns if c != 'arm']]

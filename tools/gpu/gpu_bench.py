@@ -56,18 +56,18 @@ if __name__ == '__main__':
         for _ in range(n): next(it)
         torch.cuda.synchronize()
     res['dataloader_img_per_s'] = 20 * a.bs / timeit(lambda: batches(20), 2) if len(dls.train) > 70 else None
-    for pe in ('gridpe', 'ape'):
-        learn = vit_learner(dls, pe, arch=a.arch, patch_size=4, lr=1e-3, cbs=[TrainTimer()])
+    for kind in ('gridpe', 'ape'):
+        learn = vit_learner(dls, kind, arch=a.arch, patch_size=4, lr=1e-3, cbs=[TrainTimer()])
         xb, yb = dls.one_batch()
         opt = torch.optim.AdamW(learn.model.parameters(), 1e-3)
         def step():
             with torch.autocast('cuda', dtype=torch.bfloat16): loss = learn.loss_func(learn.model(xb), yb)
             loss.backward(); opt.step(); opt.zero_grad(set_to_none=True)
         learn.model.cuda().train()
-        res[f'{pe}_model_only_img_per_s'] = a.bs / timeit(step, 30)
+        res[f'{kind}_model_only_img_per_s'] = a.bs / timeit(step, 30)
         with learn.no_bar(), learn.no_logging(): learn.fit(3, 1e-3)
         timer = [c for c in learn.cbs if isinstance(c, TrainTimer)][0]
-        res[f'{pe}_fit_img_per_s_epochs'] = timer.rates
-        res[f'{pe}_fit_vs_model_only'] = max(timer.rates[1:]) / res[f'{pe}_model_only_img_per_s']
+        res[f'{kind}_fit_img_per_s_epochs'] = timer.rates
+        res[f'{kind}_fit_vs_model_only'] = max(timer.rates[1:]) / res[f'{kind}_model_only_img_per_s']
     print(json.dumps(res, indent=1))
     if a.out: open(a.out, 'w').write(json.dumps(res, indent=1))

@@ -50,7 +50,7 @@ class EpochTimes(Callback):
 def settings(data, arch, seed, epochs, mode, device, out):
     "The reproduction's settings (its config.json: --paper at 32 px, patches of 4, 4 heads, lr 5e-4) with `mode`."
     return resolve('image', paper=True, data=data, arch=arch, size=32, patch_size=4, n_heads=4, lr=5e-4, bs=256,
-                   eval_sizes=[16, 24, 32, 40, 48, 56, 64], epochs=epochs, seeds=[seed], pe=['gridpe'], best=False,
+                   eval_sizes=[16, 24, 32, 40, 48, 56, 64], epochs=epochs, seeds=[seed], kinds=['gridpe'], best=False,
                    compile=mode, device=device, quiet=True, out=out)
 
 def run(cfg, data, seed):

@@ -25,7 +25,7 @@ def model_batch(kind, size):
     "The model of `kind` at `size` and a batch (x, y) for it."
     if size == 'pct':
         from gridpe.pct import pct
-        return pct(n_classes=40, pe=kind), torch.randn(32, 1024, 3), torch.randint(0, 40, (32,))
+        return pct(n_classes=40, kind=kind), torch.randn(32, 1024, 3), torch.randint(0, 40, (32,))
     if size == 'timm':
         import timm
         from gridpe.timm_rope import gridpe_timm
@@ -33,7 +33,7 @@ def model_batch(kind, size):
         m = timm.create_model(name, pretrained=False)
         return gridpe_timm(m, kind) if kind not in ('none', 'timm_rope') else m, *batch(256, 224, 1000)
     bs, ncls, patch = SIZES[size]
-    return vit_small(n_classes=ncls, pe=kind, img_size=int(size), patch_size=patch), *batch(bs, int(size), ncls)
+    return vit_small(n_classes=ncls, kind=kind, img_size=int(size), patch_size=patch), *batch(bs, int(size), ncls)
 
 def batch(bs, size, ncls): return torch.randn(bs, 3, size, size), torch.randint(0, ncls, (bs,))
 

@@ -24,6 +24,6 @@ if __name__ == '__main__':
     kernel_on = geo.use_fps_kernel
     for fps in ('loop', 'kernel') * 2:
         geo.use_fps_kernel = kernel_on if fps == 'kernel' else (lambda xyz: False)
-        r = dict(task='points', arch=cfg.arch, pe='gridpe', fps=fps, **bench('points', cfg, data, 'gridpe', None, 2))
+        r = dict(task='points', arch=cfg.arch, kind='gridpe', fps=fps, **bench('points', cfg, data, 'gridpe', None, 2))
         res['runs'].append(r); print(json.dumps(r), flush=True)
     if a.out: open(a.out, 'w').write(json.dumps(res, indent=1))

@@ -132,11 +132,11 @@ def models(dev:str, which:str, kinds, small:bool=False):
     B = 2 if small else None
     if which == 'vit32':
         x, y = torch.randn(B or 512, 3, 32, 32, device=dev), torch.randint(0, 10, (B or 512,), device=dev)
-        make = lambda k: vit_small(n_classes=10, pe=k, img_size=32, patch_size=4)
+        make = lambda k: vit_small(n_classes=10, kind=k, img_size=32, patch_size=4)
     else:
         n = 128 if small else 1024
         x, y = F.normalize(torch.randn(B or 32, n, 3, device=dev), dim=-1), torch.randint(0, 40, (B or 32,), device=dev)
-        make = lambda k: pct(n_classes=40, pe=k)
+        make = lambda k: pct(n_classes=40, kind=k)
     for k in kinds: torch.manual_seed(0); yield k, make(k).to(dev).train(), x, y
 
 def take_turns(fns:dict, steps:int, rounds:int, sync)->dict:

@@ -13,7 +13,7 @@ from gridpe.vit import vit_small
 from gpu_bench_host import take_turns                 # tools/gpu: run from the repository root
 BS = int(os.environ.get('BS', 8))
 def make_step(kind, path, compiled):
-    torch.manual_seed(0); m = vit_small(n_classes=10, pe=kind, img_size=32, patch_size=4).cuda().train()
+    torch.manual_seed(0); m = vit_small(n_classes=10, kind=kind, img_size=32, patch_size=4).cuda().train()
     opt = torch.optim.AdamW(m.parameters(), lr=1e-4, fused=True); cm = torch.compile(m) if compiled else m
     x, y = torch.randn(BS, 3, 32, 32, device='cuda'), torch.randint(0, 10, (BS,), device='cuda')
     def step():

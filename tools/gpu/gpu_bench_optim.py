@@ -24,10 +24,10 @@ class Timer(TrainTimer):
     def before_step(self): torch.cuda.synchronize(); self.s0 = time.perf_counter()
     def after_step(self): torch.cuda.synchronize(); self.steps = getattr(self, 'steps', []) + [time.perf_counter() - self.s0]
 
-def bench(task, cfg, data, pe, opt_func, epochs):
+def bench(task, cfg, data, kind, opt_func, epochs):
     t = TASKS[task]
     dls = t.dls(data, cfg, device='cuda')
-    learn = t.learner(dls, pe, cfg, cbs=[Timer()])
+    learn = t.learner(dls, kind, cfg, cbs=[Timer()])
     learn.remove_cbs([c for c in learn.cbs if isinstance(c, ProgressCallback)]); learn.logger = noop
     if opt_func is not None: learn.opt_func = opt_func
     learn.fit(epochs, cfg.lr)
@@ -42,9 +42,9 @@ if __name__ == '__main__':
     pct = resolve('points', paper=True, eval_sizes=[512]), {'train': pts(a.n // 10), 'test': pts(a.n // 80)}
     adam, fadam = partial(Adam, decouple_wd=True, sqr_mom=0.999, eps=1e-8), partial(ForeachAdam, sqr_mom=0.999, eps=1e-8)
     sgd, fsgd = partial(SGD, mom=0.9, decouple_wd=False), partial(ForeachSGD, mom=0.9, decouple_wd=False)
-    for task, (cfg, data), pes, opts, epochs in (('image', vit, ('gridpe', 'ape'), (adam, fadam) * 2, 3), ('points', pct, ('gridpe',), (sgd, fsgd) * 2, 2)):
-        for pe in pes:
+    for task, (cfg, data), kinds, opts, epochs in (('image', vit, ('gridpe', 'ape'), (adam, fadam) * 2, 3), ('points', pct, ('gridpe',), (sgd, fsgd) * 2, 2)):
+        for kind in kinds:
             for opt in opts:
-                r = dict(task=task, arch=cfg.arch, pe=pe, **bench(task, cfg, data, pe, opt, epochs))
+                r = dict(task=task, arch=cfg.arch, kind=kind, **bench(task, cfg, data, kind, opt, epochs))
                 res['runs'].append(r); print(json.dumps(r), flush=True)
     if a.out: open(a.out, 'w').write(json.dumps(res, indent=1))

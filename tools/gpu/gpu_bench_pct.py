@@ -44,7 +44,7 @@ if __name__ == '__main__':
                 with torch.autocast('cuda', dtype=torch.bfloat16): y = fw(op, g)
                 y.float().sum().backward()
             res['localop_ms'][f'{ci}->{co} {name}'] = 1e3 * timeit(f, 20)
-    m = P.pct(10, 'gridpe', pool='max', pos_scale=1., pe_per_block=True, pe_kwargs={'base': 100, 'rotate': 'head'}).cuda().train()
+    m = P.pct(10, 'gridpe', pool='max', pos_scale=1., per_block=True, pe_options={'base': 100, 'rotate': 'head'}).cuda().train()
     x, y = F.normalize(torch.randn(32, 512, 3, device='cuda'), dim=-1), torch.randint(0, 10, (32,), device='cuda')
     opt = torch.optim.SGD(m.parameters(), lr=1e-4, momentum=0.9)
     for name in list(LAYOUTS) * 2:

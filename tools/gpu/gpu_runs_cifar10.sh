@@ -45,18 +45,18 @@ elif [ $MODE = heads_kinds ]; then               # one process per run, the long
   for s in 0 1 2; do for h in 8 16; do for k in ape rope_axial rope_mixed; do
     go ablation_heads_kinds_$h $k --n-heads $h --seeds $s --jobs 1; done; done
     go ablation_heads_fixed_16 gridpe --n-heads 16 --seeds $s --jobs 1 \
-       --pe-options 'gridpe={"pe_per_block": true, "pe_kwargs": {"base": 10000, "rotate": "fixed"}}'; done
+       --kind-options 'gridpe={"per_block": true, "pe_options": {"base": 10000, "rotate": "fixed"}}'; done
   for h in 8 16; do go ablation_scales_heads_${h}_seed2 gridpe --n-heads $h --seeds 2 --jobs 1; done
   for k in ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep_seed2 $k --seeds 2 --jobs 1; done
 else
-  G() { echo "gridpe={\"pe_per_block\": $1, \"pe_kwargs\": {$2\"rotate\": \"$3\"}}"; }
+  G() { echo "gridpe={\"per_block\": $1, \"pe_options\": {$2\"rotate\": \"$3\"}}"; }
   for k in none ape rope_axial rope_mixed gridpe; do go cifar10_vit_small_10ep $k; done
-  for k in rope_axial rope_mixed gridpe; do go ablation_positions_scaled $k --positions scaled; done
-  go ablation_rotation_random gridpe --pe-options "$(G true '"base": 10000, ' random)"
-  go ablation_rotation_fixed gridpe --pe-options "$(G true '"base": 10000, ' fixed)"
-  go ablation_ratio_economy gridpe --pe-options "$(G true '' head)"
-  go ablation_ratio_base100 gridpe --pe-options "$(G true '"base": 100, ' head)"
-  for k in gridpe rope_mixed; do go ablation_per_block_shared $k --pe-options "$(G false '"base": 10000, ' head)" 'rope_mixed={"pe_per_block": false}'; done
+  for k in rope_axial rope_mixed gridpe; do go ablation_positions_scaled $k --pos-mode scaled; done
+  go ablation_rotation_random gridpe --kind-options "$(G true '"base": 10000, ' random)"
+  go ablation_rotation_fixed gridpe --kind-options "$(G true '"base": 10000, ' fixed)"
+  go ablation_ratio_economy gridpe --kind-options "$(G true '' head)"
+  go ablation_ratio_base100 gridpe --kind-options "$(G true '"base": 100, ' head)"
+  for k in gridpe rope_mixed; do go ablation_per_block_shared $k --kind-options "$(G false '"base": 10000, ' head)" 'rope_mixed={"per_block": false}'; done
 fi
 wait                                            # timeout stops each job with SIGINT; its checkpoint stays for the next start
 date -u; grep -h "exit status" $R/logs/*.log | sort | uniq -c

@@ -32,8 +32,8 @@ fi
 [ $MODE = main ] && sweep nd "1 2 3 4 6 8" --pe $KINDS --seeds $SEEDS --jobs 5
 [ $MODE = wide ] && B="$B --head-dim 128" sweep nd_wide "4 6 8" --pe $KINDS --seeds $SEEDS --jobs 5
 if [ $MODE = knobs ]; then
-  sweep nd_fixed "2 4 8" --pe gridpe --seeds $SEEDS --jobs 3 --pe-options 'gridpe={"pe_kwargs":{"rotate":"fixed"}}' &
-  sweep nd_base "2 4 8" --pe gridpe --seeds $SEEDS --jobs 3 --pe-options 'gridpe={"pe_kwargs":{"base":10000}}' &
+  sweep nd_fixed "2 4 8" --pe gridpe --seeds $SEEDS --jobs 3 --kind-options 'gridpe={"pe_options":{"rotate":"fixed"}}' &
+  sweep nd_base "2 4 8" --pe gridpe --seeds $SEEDS --jobs 3 --kind-options 'gridpe={"pe_options":{"base":10000}}' &
   wait
 fi
 date -u; grep -h "exit status" $R/logs/*.log | sort | uniq -c

@@ -34,12 +34,12 @@ COMMON_DIMS="nd --arch scene_vit --head-dim 64 --n-heads 2 --noise 0.3 --size 32
 COMMON_ST="video --arch video_vit_tiny --n-heads 4 --size 32 --patch-size 4 --tubelet 1 --frames 8
   --eval-sizes 24 32 40 48 64 --eval-frames 4 6 8 12 16 --bs 128 --lr 1e-3 --warmup-epochs 1 --min-lr 1e-5
   --label direction_speed --quiet"
-AXES='gridpe={"pe_per_block":true,"pe_kwargs":{"base":10000,"rotate":"fixed","directions":"axes"}}'
-RANDOM_DIRS='gridpe={"pe_per_block":true,"pe_kwargs":{"base":10000,"rotate":"head","directions":"random"}}'
-GSPEC='rope_axial={"pe_per_block":false,"pe_kwargs":{"spectrum":"gridpe","base":10000}}'
-AXES_SCENES='gridpe={"pe_kwargs":{"rotate":"fixed","directions":"axes"}}'
+AXES='gridpe={"per_block":true,"pe_options":{"base":10000,"rotate":"fixed","directions":"axes"}}'
+RANDOM_DIRS='gridpe={"per_block":true,"pe_options":{"base":10000,"rotate":"head","directions":"random"}}'
+GSPEC='rope_axial={"per_block":false,"pe_options":{"spectrum":"gridpe","base":10000}}'
+AXES_SCENES='gridpe={"pe_options":{"rotate":"fixed","directions":"axes"}}'
 
-# the settings of one arm of the set: the set's common settings, --pe and --pe-options (the JSON holds no spaces)
+# the settings of one arm of the set: the set's common settings, --pe and --kind-options (the JSON holds no spaces)
 set_flags() {
   local arm=${1%@*} n=${1#*@n} common
   case $SET in
@@ -60,10 +60,10 @@ set_flags() {
     *) echo "unknown set $SET" >&2; return 2 ;;
   esac
   case $arm in
-    gridpe_axes) [ "$SET" = dimensions ] || [ "$SET" = rotation_scenes ] && echo "$common --pe gridpe --pe-options $AXES_SCENES" \
-                   || echo "$common --pe gridpe --pe-options $AXES" ;;
-    gridpe_random) echo "$common --pe gridpe --pe-options $RANDOM_DIRS" ;;
-    rope_axial_gspec) echo "$common --pe rope_axial --pe-options $GSPEC" ;;
+    gridpe_axes) [ "$SET" = dimensions ] || [ "$SET" = rotation_scenes ] && echo "$common --pe gridpe --kind-options $AXES_SCENES" \
+                   || echo "$common --pe gridpe --kind-options $AXES" ;;
+    gridpe_random) echo "$common --pe gridpe --kind-options $RANDOM_DIRS" ;;
+    rope_axial_gspec) echo "$common --pe rope_axial --kind-options $GSPEC" ;;
     *) echo "$common --pe $arm" ;;
   esac
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests of tools/gpu/run_set.sh, in seconds, with a stand-in for gridpe-compare that only writes down its arguments:
 # the runs start in the order file's order, a run whose arm and seed a collected SET_runs.csv lists (DONE) is not
-# started again, MIN_LEFT keeps a run from starting near the time limit, and --flags gives an arm's settings.
+# started again, MIN_LEFT keeps a run from starting near the time limit, and --flags gives an arm's settings; and
+# tools/gpu/collect_set.py collects the runs of a commit before the kind column was renamed (`pe`) and after (`kind`).
 # Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -35,7 +36,7 @@ check "no run starts with fewer than MIN_LEFT seconds left" '[ ! -s "$tmp/calls"
 
 flags=$(SET=resolution bash tools/gpu/run_set.sh --flags rope_axial_gspec)
 check "--flags gives an arm's kind and options" \
-  '[[ "$flags" == *"--size 16"*"--pe rope_axial --pe-options rope_axial={\"pe_per_block\":false,"* ]]'
+  '[[ "$flags" == *"--size 16"*"--pe rope_axial --kind-options rope_axial={\"per_block\":false,"* ]]'
 flags=$(SET=dims_pilot bash tools/gpu/run_set.sh --flags rope_mixed@n4_s500)
 check "--flags gives a scene pilot its dimension and scene count" \
   '[[ "$flags" == "nd "*"--ndim 4 --n-scenes 500 --pe rope_mixed" ]]'
@@ -49,4 +50,19 @@ check "ONLY starts the order's runs whose arm it matches, in order" \
   '[ "$(cut -d" " -f2 "$tmp/calls" | sed "s|$tmp/runs/spacetime_pilot/||" | sort -u | tr "\n" " ")" = \
      "ape/c8000_e60 composed/c8000_e60 gridpe/c8000_e60 none/c8000_e60 rope_axial/c8000_e60 rope_mixed/c8000_e60 " ] \
    && [ "$(wc -l < "$tmp/calls")" -eq 12 ]'
+# a finished run as gridpe-compare leaves it, its kind column named $2: arm folder $1
+fake_run() {
+  mkdir -p "$1/parts"
+  echo '{"task": "image", "out": "here", "seeds": [200]}' > "$1/config.json"
+  printf '%s,seed,checkpoint,epoch,size,metric,value\ngridpe,200,last,49,16,top1,0.5\n' "$2" > "$1/parts/gridpe_seed200.csv"
+  echo '{"provenance": {"commit": "abc", "torch": "2.11", "card": "H200", "resumed": []}}' > "$1/parts/gridpe_seed200.json"
+}
+for col in pe kind; do
+  fake_run "$tmp/sets/$col/selection/gridpe" $col
+  python3 tools/gpu/collect_set.py "$tmp/sets/$col/selection" --dest "$tmp/collected/$col" > /dev/null
+  check "collect_set collects runs whose kind column is $col, keeping its name" \
+    '[ "$(head -1 "$tmp/collected/'$col'/selection.csv")" = "arm,'$col',seed,checkpoint,epoch,size,metric,value" ] \
+     && [[ "$(head -1 "$tmp/collected/'$col'/selection_runs.csv")" == "arm,'$col',seed,commit,"* ]] \
+     && [ "$(sed -n 2p "$tmp/collected/'$col'/selection_runs.csv" | cut -d, -f1-3)" = "gridpe,gridpe,200" ]'
+done
 summary
