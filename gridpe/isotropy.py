@@ -23,22 +23,23 @@ __all__ = ['SPECTRUM_VARIANTS', 'frequency_budget', 'scale_span', 'wave_vectors'
 
 # %% ../nbs/02b_isotropy.ipynb #0bae5727
 def frequency_budget(head_dim:int, # channels per attention head, d
-                     n:int, # spatial dimensions
+                     ndim:int, # spatial dimensions
                     )->pd.DataFrame:
     "What each rotary kind gets from a head in n dimensions: frequencies, scales, pairs used and left unrotated."
-    d, n, P = check_int(head_dim, 'head_dim', 2), check_int(n, 'n'), head_dim // 2
-    S, M, Pa = n_scales(d, n), n_directions(n), P // n
+    d, ndim, P = check_int(head_dim, 'head_dim', 2), check_int(ndim, 'ndim'), head_dim // 2
+    S, M, Pa = n_scales(d, ndim), n_directions(ndim), P // ndim
     return pd.DataFrame({'gridpe': dict(directions=M, scales=S, per_axis=math.nan, pairs_used=S*M, pairs_left=P - S*M),
-                         'rope_axial': dict(directions=n, scales=Pa, per_axis=Pa, pairs_used=n*Pa, pairs_left=P - n*Pa),
-                         'rope_mixed': dict(directions=n, scales=Pa, per_axis=math.nan, pairs_used=n*Pa,
-                                            pairs_left=P - n*Pa)}).T.rename_axis(f'd={d}, n={n}')
+                         'rope_axial': dict(directions=ndim, scales=Pa, per_axis=Pa, pairs_used=ndim*Pa,
+                                            pairs_left=P - ndim*Pa),
+                         'rope_mixed': dict(directions=ndim, scales=Pa, per_axis=math.nan, pairs_used=ndim*Pa,
+                                            pairs_left=P - ndim*Pa)}).T.rename_axis(f'd={d}, n={ndim}')
 
 # %% ../nbs/02b_isotropy.ipynb #6407cdb5
 def scale_span(head_dim:int, # channels per attention head, d
-               n:int, # spatial dimensions
+               ndim:int, # spatial dimensions
               )->dict:
     "GridPE's scale count S, ratio bound e^(1/n) and the span r^(S-1) of its frequencies at that bound."
-    S, r = n_scales(head_dim, n), math.exp(1/check_int(n, 'n'))
+    S, r = n_scales(head_dim, ndim), math.exp(1/check_int(ndim, 'ndim'))
     return dict(scales=S, ratio_bound=r, span=r**(S - 1))
 
 # %% ../nbs/02b_isotropy.ipynb #7f8360fc
@@ -52,13 +53,13 @@ def wave_vectors(pe:RotaryPE, # a rotary embedding (`make_pe` of a rotary kind)
     return W[W.norm(dim=-1) > 0]
 
 # %% ../nbs/02b_isotropy.ipynb #24a32df1
-def random_directions(n:int, # spatial dimensions
+def random_directions(ndim:int, # spatial dimensions
                       k:int, # number of directions
                       seed:int=0, # seed of the draw
                      )->Tensor:
     "k unit vectors drawn uniformly on the sphere in ℝⁿ: (k, n), float64."
     g = torch.Generator().manual_seed(seed)
-    u = torch.randn(check_int(k, 'k'), check_int(n, 'n'), generator=g, dtype=torch.float64)
+    u = torch.randn(check_int(k, 'k'), check_int(ndim, 'ndim'), generator=g, dtype=torch.float64)
     return u / u.norm(dim=-1, keepdim=True)
 
 # %% ../nbs/02b_isotropy.ipynb #3f1bfc73
@@ -93,34 +94,34 @@ def coverage(pe:RotaryPE, # a rotary embedding
     return dict(mean_deg=float(a.mean()), max_deg=float(a.max()), lines=len(W))
 
 # %% ../nbs/02b_isotropy.ipynb #867f9dc9
-def plot_isotropy(n:int, # spatial dimensions
+def plot_isotropy(ndim:int, # spatial dimensions
                   kinds=('gridpe', 'rope_axial', 'rope_mixed'), # rotary kinds to draw
                   head_dim:int=64, # channels per head
                   n_heads:int=4, # attention heads
                   radii=None, # distances probed; 0.25 to 64, log-spaced, by default
                   ax=None, # matplotlib axes to draw on
-                  **kwargs, # passed to `make_pe`
+                  **pe_options, # passed to `make_pe`
                  ):
     "Kernel mean (line) and its min–max across directions (band) against distance, one colour per kind."
     radii = np.geomspace(0.25, 64, 25) if radii is None else radii
     ax = ax or plt.subplots(figsize=(5, 3.2))[1]
     for k in kinds:
-        p = kernel_profile(make_pe(k, head_dim, n_heads, n, **kwargs), radii)
+        p = kernel_profile(make_pe(k, head_dim, n_heads, ndim, **pe_options), radii)
         ax.plot(p.r, p['mean'], label=k)
         ax.fill_between(p.r, p['min'], p['max'], alpha=0.2)
-    ax.set(xscale='log', xlabel='distance |d| (position units)', ylabel='kernel h(d)', title=f'n = {n}')
+    ax.set(xscale='log', xlabel='distance |d| (position units)', ylabel='kernel h(d)', title=f'n = {ndim}')
     ax.legend()
     return ax
 
 # %% ../nbs/02b_isotropy.ipynb #5269026f
-def isotropy_table(ns=(1, 2, 3, 4, 6, 8), # dimensions
+def isotropy_table(ndims=(1, 2, 3, 4, 6, 8), # spatial dimensions
                    kinds=('gridpe', 'rope_axial', 'rope_mixed'), # rotary kinds
                    head_dim:int=64, # channels per head
                    n_heads:int=4, # attention heads
                   )->pd.DataFrame:
     "Anisotropy and coverage (mean and max angle) of each kind at each dimension."
-    rows = [dict(n=n, kind=k, anisotropy=anisotropy(pe := make_pe(k, head_dim, n_heads, n)), **coverage(pe))
-            for n in ns for k in kinds]
+    rows = [dict(n=ndim, kind=k, anisotropy=anisotropy(pe := make_pe(k, head_dim, n_heads, ndim)), **coverage(pe))
+            for ndim in ndims for k in kinds]
     return pd.DataFrame(rows).set_index(['n', 'kind'])
 
 # %% ../nbs/02b_isotropy.ipynb #7b62ce6d

@@ -20,13 +20,13 @@ __all__ = ['CONDITIONS', 'cube_side', 'mean_nn_distance', 'templates', 'point_sc
 
 # %% ../nbs/04d_scenes.ipynb #92620ee7
 @functools.lru_cache(maxsize=None)
-def cube_side(n:int, # spatial dimensions
+def cube_side(ndim:int, # spatial dimensions
               n_points:int, # points in the cube
               n_draws:int=400, # Monte Carlo draws of the cube
              )->float:
     "Side of a cube in which `n_points` uniform points have mean nearest-neighbour distance 1 (deterministic)."
-    n, N = check_int(n, 'n'), check_int(n_points, 'n_points', 2)
-    x = torch.rand(n_draws, N, n, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    ndim, N = check_int(ndim, 'ndim'), check_int(n_points, 'n_points', 2)
+    x = torch.rand(n_draws, N, ndim, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
     d = torch.cdist(x, x) + torch.eye(N, dtype=torch.float64)*1e9
     return float(1/d.min(-1).values.mean())
 
@@ -39,7 +39,7 @@ def mean_nn_distance(x:Tensor|np.ndarray, # points: (..., N, n)
     return float(d.min(-1).values.mean())
 
 # %% ../nbs/04d_scenes.ipynb #9b640e65
-def templates(n:int, # spatial dimensions
+def templates(ndim:int, # spatial dimensions
               n_classes:int=8, # number of templates, K
               n_parts:int=4, # parts per template, m
               seed:int=0, # seed of the templates
@@ -47,13 +47,13 @@ def templates(n:int, # spatial dimensions
     "K centred random templates of m parts in ℝⁿ, in nearest-neighbour units: (K, m, n), float64."
     K, m = check_int(n_classes, 'n_classes', 2), check_int(n_parts, 'n_parts', 2)
     g = torch.Generator().manual_seed(seed)
-    T = cube_side(n, m)*torch.rand(K, m, n, generator=g, dtype=torch.float64)
+    T = cube_side(ndim, m)*torch.rand(K, m, ndim, generator=g, dtype=torch.float64)
     return T - T.mean(1, keepdim=True)
 
 # %% ../nbs/04d_scenes.ipynb #90c7360b
 CONDITIONS = ('iid', 'translate', 'rotate')
 
-def point_scenes(n:int, # spatial dimensions
+def point_scenes(ndim:int, # spatial dimensions
                  n_samples:int, # scenes to draw
                  n_classes:int=8, # templates, K
                  n_parts:int=4, # parts per template, m
@@ -70,20 +70,20 @@ def point_scenes(n:int, # spatial dimensions
     if condition not in CONDITIONS:
         raise ValueError(f"condition must be one of {', '.join(CONDITIONS)}, got {condition!r}")
     S, D = check_int(n_samples, 'n_samples'), check_int(n_distractors, 'n_distractors', 0)
-    T, g = templates(n, n_classes, n_parts, template_seed), torch.Generator().manual_seed(seed)
+    T, g = templates(ndim, n_classes, n_parts, template_seed), torch.Generator().manual_seed(seed)
     K, m, N = *T.shape[:2], n_parts + D
     y = torch.randint(K, (S,), generator=g)
-    parts = T[y] + noise/n**.5*torch.randn(S, m, n, generator=g, dtype=torch.float64)     # S, m, n
-    L = cube_side(n, N) if N > 1 else 1.
-    rest = L*(torch.rand(S, D, n, generator=g, dtype=torch.float64) - 0.5)               # S, D, n
+    parts = T[y] + noise/ndim**.5*torch.randn(S, m, ndim, generator=g, dtype=torch.float64)     # S, m, n
+    L = cube_side(ndim, N) if N > 1 else 1.
+    rest = L*(torch.rand(S, D, ndim, generator=g, dtype=torch.float64) - 0.5)               # S, D, n
     x = torch.cat([parts, rest], 1)                                                      # S, N, n
-    if condition == 'rotate': x = x @ random_rotation(n, S, g, torch.float64).transpose(-1, -2)
-    off = shift*(2*torch.rand(S, 1, n, generator=g, dtype=torch.float64) - 1)
+    if condition == 'rotate': x = x @ random_rotation(ndim, S, g, torch.float64).transpose(-1, -2)
+    off = shift*(2*torch.rand(S, 1, ndim, generator=g, dtype=torch.float64) - 1)
     if condition == 'translate': off = torch.sign(off)*(shift + 2*off.abs())   # |offset| in [shift, 3 shift]
     fill = torch.randint(m, (S, D), generator=g) if decoys else torch.full((S, D), m)
     t = torch.cat([torch.arange(m).expand(S, m), fill], 1)
     perm = torch.argsort(torch.rand(S, N, generator=g), 1)
-    xs = (x + off).gather(1, perm[..., None].expand(S, N, n)).float()
+    xs = (x + off).gather(1, perm[..., None].expand(S, N, ndim)).float()
     return dict(x=xs, t=t.gather(1, perm), y=y, n_parts=m, parts=torch.argsort(perm, 1)[:, :m])
 
 # %% ../nbs/04d_scenes.ipynb #9ab6b402
@@ -161,12 +161,14 @@ def scene_dls(data:dict, # from scene_data
     N, te = data['train'].x.shape[1], data['test']
     if bad := [s for s in [size or N, *(eval_sizes or [])] if s != N]:
         raise ValueError(f"scenes hold {N} tokens: token counts {bad} need scenes drawn with n_tokens={bad[0]}")
-    rots, n = rotation_names(eval_rotations), te.x.shape[-1] - 1                              # n: spatial dimensions
-    turn = lambda a: ArraySet(torch.cat([rotate_positions(te.x[..., :n], a), te.x[..., n:]], -1), te.y, te.classes)
+    # the positions' spatial dimensions
+    rots, ndim = rotation_names(eval_rotations), te.x.shape[-1] - 1
+    pos, rest = te.x[..., :ndim], te.x[..., ndim:]
+    turn = lambda a: ArraySet(torch.cat([rotate_positions(pos, a), rest], -1), te.y, te.classes)
     sets = {**{k: v for k, v in data.items() if k not in ('train', 'test')},
-            **({k: turn(a) for k, a in rots.items()} if n >= 2 else {})}
-    if train_rotations and n < 2: raise ValueError(f"rotations in training need two or more dimensions, got {n}")
-    turns = [SceneRotationTfm(check_max_angle(train_rotations, 'train_rotations'), n)] if train_rotations else None
+            **({k: turn(a) for k, a in rots.items()} if ndim >= 2 else {})}
+    if train_rotations and ndim < 2: raise ValueError(f"rotations in training need two or more dimensions, got {ndim}")
+    turns = [SceneRotationTfm(check_max_angle(train_rotations, 'train_rotations'), ndim)] if train_rotations else None
     dls = array_dls(data, lambda s, train: turns if train else None, N, [N], bs, device=device)
     dls.size, dls.native, dls.conditions = N, N, {k: dls.eval[N].new(v, shuffle=False) for k, v in sets.items()}
     return dls

@@ -16,35 +16,35 @@ __all__ = ['Rotation', 'Directions', 'n_directions', 'simplex_wave_vectors', 'ra
            'grid_frequencies']
 
 # %% ../nbs/01_simplex.ipynb #0bfa77e8
-def n_directions(n:int, # spatial dimensions
+def n_directions(ndim:int, # spatial dimensions
                 )->int:
     "Number of wave vectors per scale, $M$: $n+1$, or 1 for $n = 1$ (RoPE)."
-    return 1 if check_int(n, 'n') == 1 else n + 1
+    return 1 if check_int(ndim, 'ndim') == 1 else ndim + 1
 
 # %% ../nbs/01_simplex.ipynb #b5b63a23
-def simplex_wave_vectors(n:int, # spatial dimensions
+def simplex_wave_vectors(ndim:int, # spatial dimensions
                          dtype:torch.dtype=torch.float32, # dtype of the result
                         )->Tensor:
     "Unit wave vectors from the centroid to the vertices of a regular n-simplex, one per row: (n_directions(n), n)."
-    n = check_int(n, 'n')
-    C = torch.eye(n+1, dtype=torch.float64) - 1/(n+1)                  # ω_i = e_i − L/(n+1)  (eq. wave vectors)
+    ndim = check_int(ndim, 'ndim')
+    C = torch.eye(ndim+1, dtype=torch.float64) - 1/(ndim+1)                  # ω_i = e_i − L/(n+1)  (eq. wave vectors)
     # columns e_i − e_{i+1}
-    D = torch.eye(n+1, n, dtype=torch.float64)
-    D[1:] -= torch.eye(n, dtype=torch.float64)
+    D = torch.eye(ndim+1, ndim, dtype=torch.float64)
+    D[1:] -= torch.eye(ndim, dtype=torch.float64)
     Q, R = torch.linalg.qr(D)
     B = Q * torch.sign(torch.diagonal(R))                               # n+1, n: Gram–Schmidt basis of Σx = 0
     W = C @ B
-    return (W / W.norm(dim=-1, keepdim=True))[:n_directions(n)].to(dtype)
+    return (W / W.norm(dim=-1, keepdim=True))[:n_directions(ndim)].to(dtype)
 
 # %% ../nbs/01_simplex.ipynb #af2d6fba
-def random_rotation(n:int, # spatial dimensions
+def random_rotation(ndim:int, # spatial dimensions
                     k:int|None=None, # number of rotations; None for a single (n, n) matrix
                     generator:torch.Generator|None=None, # source of randomness, for reproducible rotations
                     dtype:torch.dtype=torch.float32, # dtype of the result
                    )->Tensor:
     "Haar-distributed rotation(s) in SO(n): (n, n), or (k, n, n) when `k` is given."
-    n, kk = check_int(n, 'n'), 1 if k is None else check_int(k, 'k')
-    A = torch.randn(kk, n, n, generator=generator, dtype=torch.float64)
+    ndim, kk = check_int(ndim, 'ndim'), 1 if k is None else check_int(k, 'k')
+    A = torch.randn(kk, ndim, ndim, generator=generator, dtype=torch.float64)
     Q, R = torch.linalg.qr(A)
     Q = Q * torch.sign(torch.diagonal(R, dim1=-2, dim2=-1))[:, None, :]   # Haar on O(n)
     Q[..., 0] *= torch.sign(torch.linalg.det(Q))[:, None]                 # det = +1: SO(n)
@@ -56,18 +56,19 @@ class GridPEWarning(UserWarning):
 
 # %% ../nbs/01_simplex.ipynb #cf377539
 def check_ratio(ratio:float, # ratio between successive scale frequencies
-                n:int, # spatial dimensions
+                ndim:int, # spatial dimensions
                )->float:
     "Validate a scale ratio: error if ≤ 1 or not finite, `GridPEWarning` above the economy bound $e^{1/n}$."
     if not (math.isfinite(ratio) and ratio > 1): raise ValueError(f"ratio must be a finite number > 1, got {ratio!r}")
-    if ratio > math.exp(1/check_int(n, 'n')) * (1 + 1e-9):
-        warnings.warn(f"scale ratio {ratio:.4g} exceeds the economy bound e^(1/n) = {math.exp(1/n):.4g} for n = {n}",
+    if ratio > math.exp(1/check_int(ndim, 'ndim')) * (1 + 1e-9):
+        bound = math.exp(1/ndim)
+        warnings.warn(f"scale ratio {ratio:.4g} exceeds the economy bound e^(1/n) = {bound:.4g} for n = {ndim}",
                       GridPEWarning)
     return float(ratio)
 
 # %% ../nbs/01_simplex.ipynb #18f0ec14
 def scale_frequencies(n_scales:int, # number of scales, S
-                      n:int, # spatial dimensions
+                      ndim:int, # spatial dimensions
                       f_max:float=1.0, # highest frequency (radians per unit of position)
                       ratio:float|None=None, # ratio of successive scales; e^(1/n) (economy optimum) by default
                       dtype:torch.dtype=torch.float32, # dtype of the result
@@ -75,47 +76,47 @@ def scale_frequencies(n_scales:int, # number of scales, S
     "Geometric series of scale frequencies $f_s = f_{\\max} r^{-s}$: (n_scales,)."
     S = check_int(n_scales, 'n_scales')
     if not (math.isfinite(f_max) and f_max > 0): raise ValueError(f"f_max must be a finite number > 0, got {f_max!r}")
-    r = math.exp(1/check_int(n, 'n')) if ratio is None else check_ratio(ratio, n)
+    r = math.exp(1/check_int(ndim, 'ndim')) if ratio is None else check_ratio(ratio, ndim)
     return (f_max * r ** -torch.arange(S, dtype=torch.float64)).to(dtype)
 
 # %% ../nbs/01_simplex.ipynb #f29f5470
 def ratio_from_base(base:float, # RoPE-style base
                     head_dim:int, # channels per attention head, d
-                    n:int, # spatial dimensions
+                    ndim:int, # spatial dimensions
                    )->float:
     "The scale ratio $\\text{base}^{2M/d}$ that a RoPE-style `base` implies for GridPE with $M$ directions per scale."
     d = check_int(head_dim, 'head_dim', 2)
-    return base ** (2 * n_directions(n) / d)
+    return base ** (2 * n_directions(ndim) / d)
 
 # %% ../nbs/01_simplex.ipynb #56545626
-def axis_wave_vectors(n:int, # spatial dimensions
+def axis_wave_vectors(ndim:int, # spatial dimensions
                       dtype:torch.dtype=torch.float32, # dtype of the result
                      )->Tensor:
     "The axes' unit vectors $e_{m \\bmod n}$ for $m = 0, \\dots, M-1$, one per row: (n_directions(n), n)."
-    n = check_int(n, 'n')
-    return torch.eye(n, dtype=dtype)[torch.arange(n_directions(n)) % n]
+    ndim = check_int(ndim, 'ndim')
+    return torch.eye(ndim, dtype=dtype)[torch.arange(n_directions(ndim)) % ndim]
 
 # %% ../nbs/01_simplex.ipynb #6547674b
-def random_unit_vectors(n:int, # spatial dimensions
+def random_unit_vectors(ndim:int, # spatial dimensions
                         k:int, # number of sets
                         generator:torch.Generator|None=None, # source of randomness, for reproducible draws
                         dtype:torch.dtype=torch.float32, # dtype of the result
                        )->Tensor:
     "k sets of $M$ i.i.d. uniform unit vectors (normalised Gaussians): (k, n_directions(n), n)."
-    n, k = check_int(n, 'n'), check_int(k, 'k')
-    u = torch.randn(k, n_directions(n), n, generator=generator, dtype=torch.float64)
+    ndim, k = check_int(ndim, 'ndim'), check_int(k, 'k')
+    u = torch.randn(k, n_directions(ndim), ndim, generator=generator, dtype=torch.float64)
     return (u / u.norm(dim=-1, keepdim=True)).to(dtype)
 
 # %% ../nbs/01_simplex.ipynb #ff834cd1
 def n_scales(head_dim:int, # channels per attention head, d
-             n:int, # spatial dimensions
+             ndim:int, # spatial dimensions
             )->int:
     "Number of GridPE scales that fit a head: $S = \\lfloor (d/2) / M \\rfloor$; a ValueError if not even one does."
     d = check_int(head_dim, 'head_dim', 2)
     if d % 2: raise ValueError(f"head_dim must be even (channels are rotated in pairs), got {d}")
-    S = (d // 2) // n_directions(n)
-    if S < 1: raise ValueError(f"head_dim={d} is too small for one GridPE scale in n={n} dimensions: "
-                               f"it needs 2*(n+1) = {2*n_directions(n)} channels")
+    S = (d // 2) // n_directions(ndim)
+    if S < 1: raise ValueError(f"head_dim={d} is too small for one GridPE scale in n={ndim} dimensions: "
+                               f"it needs 2*(n+1) = {2*n_directions(ndim)} channels")
     return S
 
 # %% ../nbs/01_simplex.ipynb #36d13914
@@ -127,7 +128,7 @@ Directions = str_enum('Directions', 'simplex', 'axes', 'random')
 
 def grid_frequencies(head_dim:int, # channels per attention head, d
                      n_heads:int, # number of attention heads, H
-                     n:int, # spatial dimensions
+                     ndim:int, # spatial dimensions
                      f_max:float=1.0, # highest scale frequency
                      ratio:float|None=None, # ratio of successive scales; e^(1/n) by default
                      # 'random': a Haar rotation per head and scale; 'head': one per head, shared by its scales
@@ -139,16 +140,17 @@ def grid_frequencies(head_dim:int, # channels per attention head, d
                      directions:Directions='simplex',
                     )->Tensor:
     "GridPE frequency vectors $W_{h,p}$ for every head and channel pair: (n_heads, head_dim//2, n), float32."
-    H, S, M = check_int(n_heads, 'n_heads'), n_scales(head_dim, n), n_directions(n)
+    H, S, M = check_int(n_heads, 'n_heads'), n_scales(head_dim, ndim), n_directions(ndim)
     rotate, directions = check_choice(rotate, Rotation, 'rotate'), check_choice(directions, Directions, 'directions')
     g = torch.Generator().manual_seed(seed)
-    if rotate == 'random': R = random_rotation(n, H*S, g, torch.float64).view(H, S, n, n)
-    elif rotate == 'head': R = random_rotation(n, H, g, torch.float64)[:, None].expand(H, S, n, n)
-    else: R = torch.eye(n, dtype=torch.float64).expand(H, S, n, n)
-    if directions == 'simplex': om = simplex_wave_vectors(n, torch.float64)                    # M, n
-    elif directions == 'axes': om = axis_wave_vectors(n, torch.float64)                        # M, n
-    else: om = random_unit_vectors(n, H*S, g, torch.float64).view(H, S, M, n)                # H, S, M, n
-    f = scale_frequencies(S, n, f_max, ratio, torch.float64)                          # S
+    if rotate == 'random': R = random_rotation(ndim, H*S, g, torch.float64).view(H, S, ndim, ndim)
+    elif rotate == 'head': R = random_rotation(ndim, H, g, torch.float64)[:, None].expand(H, S, ndim, ndim)
+    else: R = torch.eye(ndim, dtype=torch.float64).expand(H, S, ndim, ndim)
+    if directions == 'simplex': om = simplex_wave_vectors(ndim, torch.float64)                    # M, n
+    elif directions == 'axes': om = axis_wave_vectors(ndim, torch.float64)                        # M, n
+    else: om = random_unit_vectors(ndim, H*S, g, torch.float64).view(H, S, M, ndim)                # H, S, M, n
+    f = scale_frequencies(S, ndim, f_max, ratio, torch.float64)                          # S
     W = f[:, None, None] * om @ R.transpose(-1, -2)                                  # H, S, M, n  (eq. GridPE angles)
-    W = torch.cat([W.reshape(H, S*M, n), W.new_zeros(H, head_dim//2 - S*M, n)], 1)   # H, P, n: leftover pairs unrotated
+    # H, P, n: leftover pairs unrotated
+    W = torch.cat([W.reshape(H, S*M, ndim), W.new_zeros(H, head_dim//2 - S*M, ndim)], 1)
     return W.float()

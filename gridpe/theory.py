@@ -14,49 +14,50 @@ from .checks import check_int
 __all__ = ['centred_basis', 'plane_basis', 'sym_wave_vectors', 'simplex_gram', 'economy_ratio', 'max_base', 'rel_kernel']
 
 # %% ../nbs/00_theory.ipynb #0f83e0ec
-def centred_basis(n:int, # spatial dimensions
+def centred_basis(ndim:int, # spatial dimensions
                  )->sp.Matrix:
     "The vectors $\\omega_i = e_i - L/(n+1)$ as the rows of an exact (n+1, n+1) sympy matrix."
-    n = check_int(n, 'n')
-    return sp.eye(n+1) - sp.ones(n+1, n+1)/(n+1)
+    ndim = check_int(ndim, 'ndim')
+    return sp.eye(ndim+1) - sp.ones(ndim+1, ndim+1)/(ndim+1)
 
 # %% ../nbs/00_theory.ipynb #22356199
-def plane_basis(n:int, # spatial dimensions
+def plane_basis(ndim:int, # spatial dimensions
                )->sp.Matrix:
     "Exact orthonormal basis of the plane $\\sum_i x_i = 0$ in $\\mathbb{R}^{n+1}$: the columns of an (n+1, n) matrix."
-    n = check_int(n, 'n')
-    span = [sp.Matrix([1 if j == i else -1 if j == i+1 else 0 for j in range(n+1)]) for i in range(n)]  # e_i - e_{i+1}
+    ndim = check_int(ndim, 'ndim')
+    # e_i - e_{i+1}
+    span = [sp.Matrix([1 if j == i else -1 if j == i+1 else 0 for j in range(ndim+1)]) for i in range(ndim)]
     return sp.Matrix.hstack(*sp.GramSchmidt(span, orthonormal=True))
 
 # %% ../nbs/00_theory.ipynb #6284b2c6
-def sym_wave_vectors(n:int, # spatial dimensions
+def sym_wave_vectors(ndim:int, # spatial dimensions
                     )->sp.Matrix:
     "Exact unit wave vectors of the regular n-simplex in $\\mathbb{R}^n$, one per row: (n+1, n)."
-    P = centred_basis(n) * plane_basis(n)  # (n+1, n): each ω_i in plane coordinates (eq. wave vectors)
-    return (P * sp.sqrt(sp.Rational(n+1, n))).applyfunc(sp.radsimp)  # ‖ω_i‖² = n/(n+1) before scaling
+    P = centred_basis(ndim) * plane_basis(ndim)  # (n+1, n): each ω_i in plane coordinates (eq. wave vectors)
+    return (P * sp.sqrt(sp.Rational(ndim+1, ndim))).applyfunc(sp.radsimp)  # ‖ω_i‖² = n/(n+1) before scaling
 
 # %% ../nbs/00_theory.ipynb #bd74fd0a
-def simplex_gram(n:int, # spatial dimensions
+def simplex_gram(ndim:int, # spatial dimensions
                 )->sp.Matrix:
     "Exact Gram matrix of the unit simplex wave vectors: 1 on the diagonal, $-1/n$ elsewhere."
-    n = check_int(n, 'n')
-    return (1 + sp.Rational(1, n))*sp.eye(n+1) - sp.ones(n+1, n+1)/n
+    ndim = check_int(ndim, 'ndim')
+    return (1 + sp.Rational(1, ndim))*sp.eye(ndim+1) - sp.ones(ndim+1, ndim+1)/ndim
 
 # %% ../nbs/00_theory.ipynb #92b828e0
-def economy_ratio(n:int, # spatial dimensions
+def economy_ratio(ndim:int, # spatial dimensions
                  )->sp.Expr:
     "The economy-optimal ratio of successive scales, $r = e^{1/n}$ (exact)."
-    return sp.exp(sp.Rational(1, check_int(n, 'n')))
+    return sp.exp(sp.Rational(1, check_int(ndim, 'ndim')))
 
 # %% ../nbs/00_theory.ipynb #52760c9e
 def max_base(head_dim:int, # channels per attention head, d
-             n:int, # spatial dimensions
+             ndim:int, # spatial dimensions
              M:int|None=None, # Fourier bases (directions) per scale; the paper's n+1 by default
             )->float:
     "Largest RoPE-style base that keeps the scale ratio within the economy optimum: $e^{d/(2Mn)}$."
-    d, n = check_int(head_dim, 'head_dim', 2), check_int(n, 'n')
-    M = n + 1 if M is None else check_int(M, 'M')
-    return math.exp(d / (2*M*n))
+    d, ndim = check_int(head_dim, 'head_dim', 2), check_int(ndim, 'ndim')
+    M = ndim + 1 if M is None else check_int(M, 'M')
+    return math.exp(d / (2*M*ndim))
 
 # %% ../nbs/00_theory.ipynb #23079a8a
 def rel_kernel(W:Tensor, # frequency (wave) vectors, one per channel pair: (..., P, n)
