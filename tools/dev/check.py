@@ -1,25 +1,24 @@
 #!/usr/bin/env python
-"""Every check CI runs, in order, counted: notebooks and modules in sync, notebooks clean, ruff (pyflakes rules) on
-gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml (the embedding library's in the
-dependencies, the training harness's in the `train` extra), the embedding library imported and run in a bare venv
-(torch and what it requires, numpy, fastcore and gridpe alone: tools/dev/bare.py), README in sync with nbs/index.ipynb
-and its links resolving, every notebook run once, top to bottom, in a fresh Jupyter kernel as a user runs it (its test
-cells included: `nbdev-test` would run the same cells again, so it is not a default check), the docs pages
-(tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of error outputs, absolute paths and issue
-numbers), the docs site built from them and checked page by page in headless chromium (tools/dev/site_check.py), the
-wheel built, installed with the `all` extra into a fresh venv (the torch pair linked from this environment) and
-smoke-tested there (tools/dev/smoke.py:
-every module of the wheel imports, every public name resolves and is used by a notebook test) with README.md's quick
-start run in it as written (tools/dev/quickstart.py), and the main job run once against its committed table
-(tools/dev/main_job.py: its self-test, then equal in a listed environment, within the spread of seeds elsewhere).
-Before the last line it prints each step's time; the last line is `N passed, N failed`; the exit code is 1 if
-anything failed.
+"""Every check CI runs, in order, counted: this script's own command line, notebooks and modules in sync, notebooks
+clean, ruff (pyflakes rules) on gridpe/ and tools/, every third-party import of gridpe declared in pyproject.toml
+(the embedding library's in the dependencies, the training harness's in the `train` extra), the embedding library
+imported and run in a bare venv (torch and what it requires, numpy, fastcore and gridpe alone: tools/dev/bare.py),
+README in sync with nbs/index.ipynb and its links resolving, every notebook run once, top to bottom, in a fresh
+Jupyter kernel as a user runs it (its test cells included: `nbdev-test` would run the same cells again, so it is not
+a default check), the docs pages (tools/dev/proc_docs.py: processed quietly, each valid, convertible and free of
+error outputs, absolute paths and issue numbers), the docs site built from them and checked page by page in headless
+chromium (tools/dev/site_check.py), the wheel built, installed with the `all` extra into a fresh venv (the torch pair
+linked from this environment) and smoke-tested there (tools/dev/smoke.py: every module of the wheel imports, every
+public name resolves and is used by a notebook test) with README.md's quick start run in it as written
+(tools/dev/quickstart.py), and the main job run once against its committed table (tools/dev/main_job.py: its
+self-test, then equal in a listed environment, within the spread of seeds elsewhere). Before the last line it prints
+each step's time; the last line is `N passed, N failed`; the exit code is 1 if anything failed.
 
-Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: export, clean, ruff,
+Usage: python tools/dev/check.py [--skip-wheel] [--only=CHECK,...]   (the checks, in order: cli, export, clean, ruff,
 imports, bare, readme, setup, driver, jupyter, docs, site, wheel, main_job; `--only=test` runs `nbdev-test` on every
 notebook)
 """
-import ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, textwrap, time, tomllib
+import argparse, ast, hashlib, importlib.metadata, json, os, re, subprocess, sys, tempfile, textwrap, time, tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -387,6 +386,10 @@ def setup():
     "tools/dev/setup_test.sh: how setup.sh chooses torch, shows its steps, and keeps what a second call finds installed."
     script_tests('bash tools/dev/setup_test.sh', 'setup.sh')
 
+def cli():
+    "tools/dev/check_test.sh: this script's own command line answers --help at once and refuses what it does not know."
+    script_tests('bash tools/dev/check_test.sh', 'check.py')
+
 def driver():
     "tools/gpu/run_set_test.sh: the experiments' driver starts the order's runs, less those done, and none too late."
     script_tests('bash tools/gpu/run_set_test.sh', 'run_set.sh')
@@ -405,6 +408,7 @@ def main_job():
     print('      ' + r.stdout.strip().replace('\n', '\n      ') + f'\n      the main job took {time.time()-t0:.0f} s', flush=True)
 
 CHECKS = dict(  # name: check, in the order CI runs them
+    cli=cli,
     export=lambda: unchanged('nbdev-export', 'gridpe', '*.py', 'nbdev-export leaves gridpe/ unchanged (notebooks and modules in sync)'),
     clean=lambda: unchanged('nbdev-clean', 'nbs', '*.ipynb', 'nbdev-clean leaves nbs/ unchanged (notebooks clean)'),
     ruff=ruff, imports=imports_declared, bare=bare, readme=readme,
@@ -419,11 +423,21 @@ def show_times(times):
     steps = ([('setup', float(os.environ['GRIDPE_SETUP_S']))] if os.environ.get('GRIDPE_SETUP_S') else []) + times
     print('step times (s): ' + ', '.join(f'{n} {t:.0f}' for n, t in steps) + f'; total {sum(t for _, t in steps):.0f}')
 
+def parse(argv=None)->list:
+    "The checks to run, from the command line (`--help` prints the usage; an unknown check or flag exits with 2)."
+    p = argparse.ArgumentParser(prog='check.py', description=__doc__.split('\n\nUsage:')[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument('--only', help=f"the checks to run, comma-separated (default: all but test): {', '.join(CHECKS)}")
+    p.add_argument('--skip-wheel', action='store_true', help="leave out the wheel check")
+    a = p.parse_args(argv)
+    only = a.only.split(',') if a.only else DEFAULT
+    if unknown := set(only) - set(CHECKS):
+        p.error(f"unknown check {', '.join(sorted(unknown))}; the checks: {', '.join(CHECKS)}")
+    return [c for c in only if not (a.skip_wheel and c == 'wheel')]
+
 if __name__ == '__main__':
     os.environ.setdefault('MPLBACKEND', 'Agg')
-    only = next((a.split('=', 1)[1].split(',') for a in sys.argv[1:] if a.startswith('--only=')), DEFAULT)
-    if '--skip-wheel' in sys.argv: only = [c for c in only if c != 'wheel']
-    if unknown := set(only) - set(CHECKS): sys.exit(f"unknown check {', '.join(sorted(unknown))}; the checks: {', '.join(CHECKS)}")
+    only = parse()
     for name in only:
         t0 = time.time()
         CHECKS[name]()
