@@ -166,7 +166,7 @@ def time_estimate(cfg:Config, # the job's settings (resolved; a sweep: all its j
         return (f"about {duration(s)} per epoch of 10,000 {t.samples} for {first} on this CPU{over}{gpu}{what}; "
                 f"--estimate reads --data and counts them")
     s = {x: sum(epoch_flops(j, x, f) for j, f in zip(jobs, facts)) / rate for x in cfg.pe}
-    n, e = len(cfg.pe) * len(cfg.seeds), cfg.epochs
+    n, e = len(cfg.pe) * len(cfg.seeds) * len(jobs), cfg.epochs
     return (f"about {duration(s[first])} per epoch of {first} on this CPU{over}, "
             f"{duration(sum(s.values()) * len(cfg.seeds) * e)} for {n} run{'s' * (n != 1)} of {e} "
             f"epoch{'s' * (e != 1)}{gpu}{what}")
