@@ -129,8 +129,8 @@ def cli_parser()->argparse.ArgumentParser:
                         help="print the resolved settings as JSON (the run's config.json) and a summary (runs, "
                              "folder), and exit")
         sp.add_argument('--estimate', action='store_true',
-                        help="as --dry-run, then check the models and estimate the time of an epoch on this CPU "
-                             "(loads the data and builds a model: seconds)")
+                        help="as --dry-run, after checking the models and reading the data (seconds): the time then "
+                             "counts the inputs of a --data folder")
         sp.add_argument('--go-on', action='store_true',
                         help="train even where a CPU epoch is estimated above an hour, or --paper runs without --data")
     return p

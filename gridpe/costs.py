@@ -16,7 +16,7 @@ __all__ = ['ARCH_SIZES', 'model_sizes', 'blocks_flops', 'mlp_ape_flops', 'pct_fl
            'matmul_rate', 'epoch_flops', 'sweep_jobs', 'job_device', 'time_estimate']
 
 # %% ../nbs/08_costs.ipynb #cost001b
-# the settings of each architecture that set its FLOPs: its constructor's defaults (the tests below build each one)
+# the settings of each architecture that set its FLOPs: its constructor's defaults (tested against the built models)
 ARCH_SIZES = dict(
     vit_small=dict(dim=384, depth=12, mlp_ratio=4., patch_size=16),
     vit_tiny=dict(dim=192, depth=12, mlp_ratio=4., patch_size=16),
@@ -98,7 +98,8 @@ def forward_flops(cfg:Config, # one job's settings (resolved; nd: one --ndim)
 # %% ../nbs/08_costs.ipynb #cost006b
 def _embedded(name:str)->tuple:
     "(training inputs, classes) of an embedded dataset, read from its file (not its inputs)."
-    with np.load(importlib.resources.files('gridpe')/'datasets'/name) as z: return len(z['y_train']), len(z['classes'])
+    with np.load(importlib.resources.files('gridpe')/'datasets'/name) as z:
+        return len(z['y_train']), len(z['classes'])
 
 def data_facts(cfg:Config, # one job's settings
                data:dict|None=None, # the job's dataset (the task's `data`); None: what the settings say
