@@ -6,9 +6,10 @@
 from __future__ import annotations
 import argparse, contextlib, difflib, functools, importlib.util, json, os, re, signal, sys, textwrap, threading, types, typing
 from pathlib import Path
-from dataclasses import fields, replace
+from dataclasses import fields
 from .checks import CompareError, cli_flag
-from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_settings, duration, to_json
+from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_settings, to_json
+from .costs import data_facts, sweep_jobs, time_estimate
 from .tasks import TASKS, other_settings
 from fastcore.docments import docments
 
@@ -129,8 +130,8 @@ def cli_parser()->argparse.ArgumentParser:
                         help="print the resolved settings as JSON (the run's config.json) and a summary (runs, "
                              "folder), and exit")
         sp.add_argument('--estimate', action='store_true',
-                        help="as --dry-run, then check the models and estimate the time of an epoch on this CPU "
-                             "(loads the data and builds a model: seconds)")
+                        help="as --dry-run, after checking the models and reading the data (seconds): the time then "
+                             "counts the inputs of a --data folder")
         sp.add_argument('--go-on', action='store_true',
                         help="train even where a CPU epoch is estimated above an hour, or --paper runs without --data")
     return p
@@ -180,29 +181,23 @@ def _summary(cfg:Config, # the job's settings (resolved)
     what += f" × {len(jobs)} values of {cli_flag(k)}" if k else ''
     where = ', '.join(str(Path(cfg.out)/f'{k}{v}') for v in jobs) if k else cfg.out
     runs = _count(len(cfg.kinds) * len(cfg.seeds) * len(jobs), 'run')
-    time = time or ("not estimated: --estimate checks the models and measures an epoch on this CPU (it loads the data "
-                    "and builds a model: seconds)")
+    try: time = time or time_estimate(cfg)
+    # a model setting (--kind-options) the count cannot take: --estimate's checks name it
+    except (TypeError, ValueError, KeyError, ArithmeticError): time = "not estimated: --estimate checks the models"
     return (f"dry run: {runs} ({what}) of {_count(cfg.epochs, 'epoch')} at {cfg.size} {TASKS[cfg.task].unit}, "
             f"results in {where}\ntime: {time}")
 
 # %% ../nbs/08d_compare.ipynb #summ0005
 def _estimate(cfg:Config)->str:
-    "About how long `cfg` trains on this CPU, from the estimate the job checks (`epoch_seconds`); every check first."
+    "About how long `cfg` trains on this CPU: --dry-run's estimate on the data read, every check first."
     import torch
-    from gridpe.runner import epoch_seconds
     check_settings(cfg)
-    k, s = TASKS[cfg.task].sweep, 0.
-    for job in [replace(cfg, **{k: [v]}) for v in getattr(cfg, k)] if k else [cfg]:
+    facts = []
+    for job in sweep_jobs(cfg):
         data = TASKS[job.task].data(job)
         TASKS[job.task].check_data(job, data)
-        s += epoch_seconds(job, data)
-    n = len(cfg.kinds) * len(cfg.seeds)
-    gpu = (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')) != 'cpu'
-    return (f"about {duration(s)} per epoch of {cfg.kinds[0]} on this CPU"
-            + (f" (summed over the {len(getattr(cfg, k))} values of {cli_flag(k)})" if k else '')
-            + f", {duration(s * cfg.epochs * n)} for {_count(n, 'run')} of {_count(cfg.epochs, 'epoch')}"
-            + (f"; the job runs on {cfg.device or 'cuda'}, faster" if gpu else '')
-            + " (an estimate: the model's FLOPs over this CPU's matrix-product rate, training only)")
+        facts.append(data_facts(job, data))
+    return time_estimate(cfg, cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu'), facts)
 
 # %% ../nbs/08d_compare.ipynb #xtra0002
 def need_training_extra():

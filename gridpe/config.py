@@ -300,8 +300,9 @@ def batch_bytes(cfg:Config, # the job's settings (resolved)
 # %% ../nbs/08_config.ipynb #dur00002
 def duration(s:float, # seconds
             )->str:
-    "`s` seconds as '40 s', '12 min' or '1.5 h'."
-    return f"{s/3600:.1f} h" if s >= 3600 else f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s"
+    "`s` seconds as '0.4 s', '40 s', '12 min' or '1.5 h'."
+    if s >= 3600: return f"{s/3600:.1f} h"
+    return f"{s/60:.0f} min" if s >= 60 else f"{s:.0f} s" if s >= 10 else f"{s:.1f} s"
 
 # %% ../nbs/08_config.ipynb #mem0ry05
 def _memory()->int:

@@ -10,12 +10,12 @@ from dataclasses import asdict, replace
 from pathlib import Path
 import pandas as pd
 import torch
-from torch.utils.flop_counter import FlopCounterMode
 from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV, resumed_epochs, utc_now
 from .checks import CompareError, cli_flag
 from .config import Config, check_settings, duration
+from .costs import data_facts, epoch_flops, matmul_rate
 from .tasks import TASKS
 from .files import atomic_file
 from .store import run_lock, part_path, read_part, write_part, open_folder, merge_results, fingerprint
@@ -237,32 +237,19 @@ def check_job(cfg:Config, data:dict):
     return dls
 
 # %% ../nbs/08c_runner.ipynb #gu4rd002
-def epoch_seconds(cfg:Config, data:dict,
-                  dls=None, # the job's DataLoaders on the CPU (`check_job`'s), built when None
-                 )->float:
+def epoch_seconds(cfg:Config, data:dict)->float:
     "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
-    t, kind = TASKS[cfg.task], cfg.kinds[0]
-    if dls is None: dls = t.dls(data, cfg, device='cpu')
-    m = t.learner(dls, kind, cfg, recipe=False).model.cpu().eval()
-    xb = dls.valid.one_batch()[0][:1]                              # one input as training sees it (any task's shape)
-    with FlopCounterMode(display=False) as fc: m(xb)                     # (its module hooks need autograd on)
-    a = torch.randn(512, 512)
-    a @ a
-    t0 = time.perf_counter()
-    for _ in range(8): a @ a
-    rate = 8 * 2 * 512**3 / (time.perf_counter() - t0)                                    # FLOP/s of this CPU
-    return 3 * fc.get_total_flops() * len(data['train']) / rate
+    return epoch_flops(cfg, cfg.kinds[0], data_facts(cfg, data)) / matmul_rate()
 
 # %% ../nbs/08c_runner.ipynb #gu4rd003
 def check_time(cfg:Config, data:dict,
                hours:float=1., # the longest first epoch on a CPU that runs without asking
-               dls=None, # the job's DataLoaders on the CPU (`check_job`'s), built when needed and None
               ):
     "CompareError (one line: the estimate, what to do) for a CPU job of long epochs, or --paper on the embedded data."
     cpu = torch.device(cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).type == 'cpu'
     embedded = cfg.paper and cfg.data is None
     if not (cpu or embedded): return
-    s = epoch_seconds(cfg, data, dls) if cpu else None
+    s = epoch_seconds(cfg, data) if cpu else None
     if not embedded and s <= 3600 * hours: return
     n = len(cfg.kinds) * len(cfg.seeds)
     est = '' if s is None else (f"its first epoch would take about {duration(s)} on this CPU "
@@ -287,8 +274,8 @@ def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve
         raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
     if cfg.jobs > 1 and num_distrib() > 1:
         raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
-    dls = check_job(cfg, data)                                       # built once: checked, then timed
-    if hours is not None: check_time(cfg, data, hours, dls)
+    dls = check_job(cfg, data)
+    if hours is not None: check_time(cfg, data, hours)
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)
     else: train_all(cfg, data)
