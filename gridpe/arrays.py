@@ -31,7 +31,7 @@ def check_labels(y:Tensor, # integer labels
 
 # %% ../nbs/04_arrays.ipynb #901106dc
 class ArraySet:
-    "Inputs `x` (uint8 images N, C, H, W or float32 point sets N, P, D), labels `y` (N,; None: a test set), class names."
+    "Inputs `x` (uint8 images N, C, H, W or float32 point sets N, P, D), labels `y` (N,; None: a test set), classes."
     n_inp = 1
     def __init__(self, x, # images (N, C, H, W) uint8, or point sets (N, P, D) float: clouds (D = 3), scene tokens
                  y=None, # integer labels (N,), or None

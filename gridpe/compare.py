@@ -4,7 +4,8 @@
 
 # %% ../nbs/08d_compare.ipynb #cmp0000c
 from __future__ import annotations
-import argparse, contextlib, difflib, functools, importlib.util, json, os, re, signal, sys, textwrap, threading, types, typing
+import argparse, contextlib, difflib, functools, importlib.util, json, os, re, signal, sys, textwrap, threading
+import types, typing
 from pathlib import Path
 from dataclasses import fields
 from .checks import CompareError, cli_flag
@@ -142,7 +143,8 @@ def _kept(cfg:Config|None)->str:
     out = None if cfg is None else Path(cfg.out)
     if out is None or not out.exists(): return "nothing was written"
     n, k = len(list((out/'parts').glob('*.csv'))), len(list((out/'checkpoints').glob('*.pth')))
-    return (f"{out} keeps {n} finished run{'s' * (n != 1)} (parts) and {k} run{'s' * (k != 1)} at {'their' if k != 1 else 'its'} "
+    their = 'their' if k != 1 else 'its'
+    return (f"{out} keeps {n} finished run{'s' * (n != 1)} (parts) and {k} run{'s' * (k != 1)} at {their} "
             f"last finished epoch (checkpoints): the same command continues")
 
 def _os_error(e:OSError, cfg:Config|None)->str:

@@ -175,8 +175,10 @@ def check_numbers(cfg:Config):
               if getattr(cfg, k) is not None]
     counts += [('ndim', n) for n in cfg.ndim or []]
     try:
-        for k, v in counts + [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]:
-            if check_int(v, cli_flag(k)) > 2**31 - 1: raise ValueError(f"{cli_flag(k)} must be at most {2**31 - 1}, got {v}")
+        counts += [('eval_sizes', s) for s in cfg.eval_sizes] + [('eval_frames', t) for t in cfg.eval_frames or []]
+        for k, v in counts:
+            if check_int(v, cli_flag(k)) > 2**31 - 1:
+                raise ValueError(f"{cli_flag(k)} must be at most {2**31 - 1}, got {v}")
         for s in cfg.seeds: check_int(s, '--seeds', 0)
         if cfg.up is not None and check_int(cfg.up, '--up', 0) > 2:
             raise ValueError(f"--up must be 0, 1 or 2, got {cfg.up}")
@@ -197,7 +199,9 @@ def check_numbers(cfg:Config):
         if cfg.pos_aug is not None:
             from gridpe.positions import check_pos_aug
             check_pos_aug(cfg.pos_aug)
-        for k in ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum', 'noise'):
+        fractions = ('wd', 'label_smoothing', 'mixup', 'cutmix', 'min_lr', 'drop_path', 'color_jitter', 'momentum',
+                     'noise')
+        for k in fractions:
             v = getattr(cfg, k)
             if v is None: continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:

@@ -230,7 +230,8 @@ def image_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of uint8 images
     mean, std = channel_stats(tr.x)
     tfm = lambda s, train: ImageBatchTfm(s, mean, std, train, min_scale, crop_pct, three_augment, color_jitter)
     canvas = canvas_side(size, canvas_multiple)
-    turn = [ImageRotationTfm(check_max_angle(train_rotations, 'train_rotations'), canvas, uniform=True)] if train_rotations else []
+    angle = check_max_angle(train_rotations, 'train_rotations')
+    turn = [ImageRotationTfm(angle, canvas, uniform=True)] if train_rotations else []
     dls = array_dls(data, lambda s, train: [tfm(s, train), *(turn if train else [])], size, eval_sizes, bs, eval_bs,
                     device, repeated_aug=check_int(repeated_aug, 'repeated_aug'))
     dls.size, dls.n_channels, dls.stats = size, tr.x.shape[1], (mean, std)

@@ -206,7 +206,7 @@ def pct_learner(dls, # point DataLoaders (gridpe.points.point_dls)
                            path=path)
     learn.recipe = Recipe(lr or 0.01, 'warmup_cos', warmup_epochs=0, min_lr=min_lr)
     learn = _precision(learn, amp)
-    # measured on an H200: compiled under bf16 autocast, PCT's loss was NaN at the second batch (eager and float32: fine)
+    # measured on an H200: compiled under bf16 autocast, PCT's loss was NaN at the second batch (eager, float32: fine)
     if compile != Compile.none and hasattr(learn, 'mixed_precision'):
         raise ValueError("PCT compiled with mixed precision reached a NaN loss on a GPU: pass amp=False")
     return learn

@@ -68,7 +68,7 @@ def augment_points(x:torch.Tensor, # points: B, N, 3
 
 # %% ../nbs/04c_points.ipynb #f0c361f7
 class PointBatchTfm(ItemTransform):
-    "Batch transform of (point clouds, labels): each shape to `size` points by `sample`; PCT's augmentation if `augment`."
+    "Batch transform of (point clouds, labels): each shape to `size` points by `sample`; PCT's augmentation if asked."
     order = 10
     def __init__(self, size:int, # points to keep
                  sample:PointSampling='first', # 'first', 'random' or 'fps' (sample_points)
@@ -127,7 +127,8 @@ def point_dls(data:dict, # {'train': ArraySet, 'test': ArraySet} of float32 poin
     tfm = lambda n, train: PointBatchTfm(n, sample if train else eval_sample, augment and train)
     dls = array_dls(data, tfm, size, eval_sizes, bs, eval_bs, device)
     dls.size, dls.native = size, P
-    dls.conditions = {k: dls.valid.new(after_batch=[tfm(size, False), PointRotationTfm(a, up)]) for k, a in rots.items()}
+    turned = lambda a: dls.valid.new(after_batch=[tfm(size, False), PointRotationTfm(a, up)])
+    dls.conditions = {k: turned(a) for k, a in rots.items()}
     return dls
 
 # %% ../nbs/04c_points.ipynb #8e6737be

@@ -264,7 +264,7 @@ def check_time(cfg:Config, data:dict,
 
 # %% ../nbs/08c_runner.ipynb #8fdefaba
 def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve`, `check_settings`)
-                hours:float|None=None, # refuse a CPU job whose first epoch would take longer (`check_time`); None: no limit
+                hours:float|None=None, # refuse a CPU job whose first epoch takes longer (`check_time`); None: no limit
                )->pd.DataFrame|None:
     "Train and evaluate every (kind, seed) of one job into `cfg.out`; returns the table of top-1 accuracy."
     t = TASKS[cfg.task]

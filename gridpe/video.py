@@ -231,7 +231,7 @@ def moving_fashion_mnist(n_train:int=2000, # training clips
 
 # %% ../nbs/04f_video.ipynb #f2b4f9e7
 class TensorVideo(TensorImage):
-    "A clip (T, C, H, W) or a batch of them (B, T, C, H, W); `show` draws the frames side by side (fastai's image grids)."
+    "A clip (T, C, H, W) or a batch of them (B, T, C, H, W); `show` draws the frames side by side (fastai's grids)."
     def show(self, ctx=None, **kwargs):
         v = self.as_subclass(Tensor)
         row = v.permute(1, 2, 0, 3).flatten(2)                                   # C, H, T·W

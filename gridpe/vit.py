@@ -112,7 +112,7 @@ class ViT(nn.Module):
 
     def build(self,
               tokenizer:nn.Module, # inputs → (tokens: B, N, dim; their grid)
-              train_grid:tuple, # the tokens' grid at the training size (the APE table's grid; one axis per position axis)
+              train_grid:tuple, # the tokens' grid at the training size (the APE table's; one axis per position axis)
               n_classes:int, # the rest: as the constructor's
               kind:PEKind,
               dim:int,
