@@ -106,13 +106,14 @@ def read_part(cfg:Config, kind:str, seed:int)->pd.DataFrame|None:
     if not p.exists(): return None
     fix = f"remove it to train {kind} seed {seed} again"
     df = read_results(p, fix)
-    want = {(kind, seed, c, s, m) for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
+    # the checkpoints every run reports: the last epoch's, and the best one's with --best
+    checkpoints = ('last', 'best')[:1 + bool(cfg.best)]
+    want = {(kind, seed, c, s, m) for c in checkpoints for s in cfg.eval_sizes
             for m in ('top1', 'top5')}
-    want |= {(kind, seed, c, cfg.size, m) for c in ('last', 'best')[:1 + bool(cfg.best)]
-             for m in TASKS[cfg.task].metrics(cfg)}
+    want |= {(kind, seed, c, cfg.size, m) for c in checkpoints for m in TASKS[cfg.task].metrics(cfg)}
     # each scaling method at every size, for a rotary kind (the others have nothing to scale)
     scaled = [m for m in cfg.eval_scaling or [] if m != 'none'] if kind not in ('ape', 'none') else []
-    want |= {(kind, seed, c, s, f'{k}@{m}') for c in ('last', 'best')[:1 + bool(cfg.best)] for s in cfg.eval_sizes
+    want |= {(kind, seed, c, s, f'{k}@{m}') for c in checkpoints for s in cfg.eval_sizes
              for m in scaled for k in ('top1', 'top5')}
     have = set(df[['kind', 'seed', 'checkpoint', 'size', 'metric']].itertuples(index=False, name=None))
     # top-5 rows: all of them, or none (data of 5 classes or fewer has no top-5)
