@@ -54,14 +54,18 @@ def collect(root:Path)->dict:
 def added(old:Path, new:pd.DataFrame|None)->pd.DataFrame|None:
     "The committed rows of `old` whose (arm, seed) runs are not in `new`, followed by `new`."
     if not old.exists() or new is None: return new
-    o, keys = pd.read_csv(old), set(zip(new.arm, new.seed))
+    # the committed rows as they were written: `nan` is missing, an empty field stays empty
+    o = pd.read_csv(old, keep_default_na=False, na_values=['nan'])
+    keys = set(zip(new.arm, new.seed))
     return pd.concat([o[[k not in keys for k in zip(o.arm, o.seed)]], new], ignore_index=True)
 
 def one_batch(r:pd.DataFrame)->list:
     "What breaks the one-batch rule in the runs table `r` (empty: nothing)."
     bad = [f'{a} seed {s}: commit {c}' for a, s, c in zip(r.arm, r.seed, r.commit)
            if not isinstance(c, str) or c.endswith('+dirty')]
-    return bad + [f'{k}: {sorted(map(str, r[k].unique()))}' for k in ('commit', 'card', 'torch') if r[k].nunique() > 1]
+    # compared as text: a committed row read back and a new one may hold one value as a number and as a string
+    mixed = [k for k in ('commit', 'card', 'torch') if r[k].astype(str).nunique() > 1]
+    return bad + [f'{k}: {sorted(map(str, r[k].unique()))}' for k in mixed]
 
 def main(root:Path, dest:Path, add:bool=False)->int:
     name = root.name

@@ -65,4 +65,15 @@ for col in pe kind; do
      && [[ "$(head -1 "$tmp/collected/'$col'/selection_runs.csv")" == "arm,'$col',seed,commit,"* ]] \
      && [ "$(sed -n 2p "$tmp/collected/'$col'/selection_runs.csv" | cut -d, -f1-3)" = "gridpe,gridpe,200" ]'
 done
+# a second session's run, added to the collected files, leaves the first run's rows as they were, byte for byte
+second=$tmp/sets/second/selection/rope_mixed
+fake_run "$second" kind
+for x in csv json; do sed 's/,200,/,201,/' "$second/parts/gridpe_seed200.$x" > "$second/parts/gridpe_seed201.$x"; done
+rm "$second"/parts/gridpe_seed200.*
+cp -r "$tmp/collected/kind" "$tmp/before"
+python3 tools/gpu/collect_set.py "$tmp/sets/second/selection" --dest "$tmp/collected/kind" --add > /dev/null
+check "collect_set --add keeps the committed rows byte for byte and adds the new run's" \
+  '[ "$(sed -n 2p "$tmp/collected/kind/selection_runs.csv")" = "$(sed -n 2p "$tmp/before/selection_runs.csv")" ] \
+   && [ "$(sed -n 2p "$tmp/collected/kind/selection.csv")" = "$(sed -n 2p "$tmp/before/selection.csv")" ] \
+   && [ "$(sed -n 3p "$tmp/collected/kind/selection_runs.csv" | cut -d, -f1-3)" = "rope_mixed,gridpe,201" ]'
 summary
