@@ -7,7 +7,8 @@ from __future__ import annotations
 import math, numbers, re, sys
 
 # %% auto #0
-__all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'CompareError', 'cli_flag', 'skip_cuda_cells']
+__all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'CompareError', 'cli_flag', 'first_line',
+           'skip_cuda_cells']
 
 # %% ../nbs/00_checks.ipynb #eab6e754
 def check_int(v, # the value to check
@@ -57,6 +58,12 @@ def cli_flag(name:str, # a setting, e.g. 'eval_sizes'
             )->str:
     "Setting `name` as its command-line flag (the kinds a job compares: --pe)."
     return '--' + {'kinds': 'pe'}.get(name, name).replace('_', '-')
+
+# %% ../nbs/00_checks.ipynb #frstln02
+def first_line(e:BaseException, # the exception to quote
+              )->str:
+    "The first line of `e`'s message (at most 160 characters), or `e`'s type name when it has none."
+    return str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
 
 # %% ../nbs/00_checks.ipynb #a14f6e3d
 _CUDA_FLAG = re.compile(r'\s*#\|\s*cuda\b:?\s*(.*?)\s*$')

@@ -9,7 +9,7 @@ import types, typing
 from pathlib import Path
 from dataclasses import fields
 from .checks import CompareError, cli_flag
-from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_settings, to_json
+from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_model, to_json
 from .costs import data_facts, sweep_jobs, time_estimate
 from .tasks import TASKS, other_settings
 from fastcore.docments import docments
@@ -191,9 +191,8 @@ def _summary(cfg:Config, # the job's settings (resolved)
 
 # %% ../nbs/08d_compare.ipynb #summ0005
 def _estimate(cfg:Config)->str:
-    "About how long `cfg` trains on this CPU: --dry-run's estimate on the data read, every check first."
+    "About how long `cfg` trains on this CPU: --dry-run's estimate on the data read (settings checked: `check_model`)."
     import torch
-    check_settings(cfg)
     facts = []
     for job in sweep_jobs(cfg):
         data = TASKS[job.task].data(job)
@@ -216,8 +215,10 @@ def main(argv=None):
     try:
         cfg = resolve(**a)
         check_request(cfg)
-        # training, and --estimate's timing, need the training extra; --dry-run alone does not
-        if estimate or not dry: need_training_extra()
+        # training and --estimate need the training extra, and check the models too; --dry-run imports no model
+        if estimate or not dry:
+            need_training_extra()
+            check_model(cfg)
         if dry or estimate:
             time = _estimate(cfg) if estimate else None
             print(to_json(cfg), flush=True)

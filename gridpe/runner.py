@@ -13,8 +13,8 @@ import torch
 from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV, resumed_epochs, utc_now
-from .checks import CompareError, cli_flag
-from .config import Config, check_settings, duration
+from .checks import CompareError, cli_flag, first_line
+from .config import Config, duration
 from .costs import data_facts, epoch_flops, matmul_rate
 from .tasks import TASKS
 from .files import atomic_file
@@ -27,7 +27,7 @@ from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
 
 # %% auto #0
-__all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'check_job', 'epoch_seconds',
+__all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'check_device', 'epoch_seconds',
            'check_time', 'compare_job', 'compare']
 
 # %% ../nbs/08c_runner.ipynb #e3df0d68
@@ -211,30 +211,17 @@ def run_parallel(cfg:Config, # the job's settings; each process reads the data i
     return {k: r['status'] for k, r in res.items()}
 
 # %% ../nbs/08c_runner.ipynb #ch3cj001
-def _why(e:BaseException)->str: return str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
-
-def check_job(cfg:Config, data:dict):
-    "CompareError unless the device opens and every kind's model builds with the job's settings; the CPU DataLoaders."
-    t = TASKS[cfg.task]
-    if cfg.device is not None:                                      # (a CUDA device is checked without opening it)
-        ok = 'cpu' + (f', cuda (cuda:0 to cuda:{torch.cuda.device_count() - 1})' if torch.cuda.is_available() else '')
-        try:
-            d = torch.device(cfg.device)
-            if d.type == 'cuda' and not torch.cuda.is_available(): raise RuntimeError('no CUDA GPU')
-            if d.type == 'cuda' and (d.index or 0) >= torch.cuda.device_count(): raise RuntimeError('no such GPU')
-            if d.type not in ('cpu', 'cuda'): torch.empty(1, device=d)
-        except (RuntimeError, AssertionError, ValueError) as e:
-            raise CompareError(f"--device {cfg.device} is not available here ({_why(e)}): use {ok}") from None
-    dls = t.dls(data, cfg, device='cpu')
-    for kind in cfg.kinds:
-        try:
-            with torch.device('meta'):
-                t.learner(dls, kind, cfg, recipe=False)
-        except (TypeError, ValueError) as e:
-            # the flag only where it was used
-            given = ' (--kind-options)' if kind in (cfg.kind_options or {}) else ''
-            raise CompareError(f"{kind}'s model cannot be built with these settings{given}: {_why(e)}") from None
-    return dls
+def check_device(cfg:Config):
+    "CompareError unless the job's device (`--device`) is on this machine; a CUDA device is checked without opening it."
+    if cfg.device is None: return
+    ok = 'cpu' + (f', cuda (cuda:0 to cuda:{torch.cuda.device_count() - 1})' if torch.cuda.is_available() else '')
+    try:
+        d = torch.device(cfg.device)
+        if d.type == 'cuda' and not torch.cuda.is_available(): raise RuntimeError('no CUDA GPU')
+        if d.type == 'cuda' and (d.index or 0) >= torch.cuda.device_count(): raise RuntimeError('no such GPU')
+        if d.type not in ('cpu', 'cuda'): torch.empty(1, device=d)
+    except (RuntimeError, AssertionError, ValueError) as e:
+        raise CompareError(f"--device {cfg.device} is not available here ({first_line(e)}): use {ok}") from None
 
 # %% ../nbs/08c_runner.ipynb #gu4rd002
 def epoch_seconds(cfg:Config, data:dict)->float:
@@ -267,14 +254,17 @@ def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve
                 hours:float|None=None, # refuse a CPU job whose first epoch takes longer (`check_time`); None: no limit
                )->pd.DataFrame|None:
     "Train and evaluate every (kind, seed) of one job into `cfg.out`; returns the table of top-1 accuracy."
-    t = TASKS[cfg.task]
-    data = t.data(cfg)
-    t.check_data(cfg, data)
+    check_device(cfg)
     if num_distrib() > 1 and cfg.bs % num_distrib():
         raise CompareError(f"--bs {cfg.bs} is the batch in total: use a multiple of the {num_distrib()} processes")
     if cfg.jobs > 1 and num_distrib() > 1:
         raise CompareError("--jobs runs one process per (kind, seed): use it without accelerate launch / torchrun")
-    dls = check_job(cfg, data)
+    t = TASKS[cfg.task]
+    data = t.data(cfg)
+    t.check_data(cfg, data)
+    # the CPU DataLoaders: every kind's model is built on them, and the report reads the native size from them
+    dls = t.dls(data, cfg, device='cpu')
+    t.check_kinds(dls, cfg)
     if hours is not None: check_time(cfg, data, hours)
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)
@@ -282,11 +272,10 @@ def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve
     return None if rank_distrib() else report(cfg, merge_results(cfg.out), native=getattr(dls, 'native', None))
 
 # %% ../nbs/08c_runner.ipynb #8aca06ee
-def compare(cfg:Config, # the job's settings, resolved (`resolve`)
+def compare(cfg:Config, # the job's settings, resolved and checked (`resolve`, `check_settings`)
             hours:float|None=None, # refuse a CPU job whose first epoch would take longer (`check_time`); None: no limit
            )->pd.DataFrame|None:
     "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`, one job per value of a sweep; the top-1 table."
-    check_settings(cfg)
     if not (k := TASKS[cfg.task].sweep): return compare_job(cfg, hours)
     res = {}
     for v in getattr(cfg, k):

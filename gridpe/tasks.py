@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast, copy, functools, importlib, os
 from collections.abc import Mapping
 from pathlib import Path
-from .checks import CompareError, cli_flag
+from .checks import CompareError, cli_flag, first_line
 
 # %% auto #0
 __all__ = ['POSITIONED', 'TASKS', 'source_names', 'DeferredDict', 'data_folder', 'Task', 'one_value', 'model_kwargs',
@@ -121,6 +121,19 @@ class Task:
         r = {k: getattr(cfg, k) for k in self.recipe} if recipe else {}
         return build(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
                      **model_kwargs(cfg, kind))
+
+    def check_kinds(self, dls, cfg):
+        "CompareError unless the model of every kind of `cfg` builds on `dls` (on torch's meta device: no memory)."
+        import torch
+        for kind in cfg.kinds:
+            try:
+                with torch.device('meta'):
+                    self.learner(dls, kind, cfg, recipe=False)
+            except (TypeError, ValueError) as e:
+                # the flag only where it was used
+                given = ' (--kind-options)' if kind in (cfg.kind_options or {}) else ''
+                why = f"{kind}'s model cannot be built with these settings{given}"
+                raise CompareError(f"{why}: {first_line(e)}") from None
 
 # %% ../nbs/07d_tasks.ipynb #task003b
 def one_value(cfg, # the job's settings
