@@ -4,7 +4,7 @@
 
 # %% ../nbs/08_costs.ipynb #cost000c
 from __future__ import annotations
-import functools, importlib.resources, os, time
+import functools, os, time
 from dataclasses import replace
 import numpy as np
 from .config import Config, duration
@@ -82,42 +82,29 @@ def forward_flops(cfg:Config, # one job's settings (resolved; nd: one --ndim)
                   in_chans:int=1, # channels of an image or frame
                  )->int:
     "FLOPs of the forward pass of one training input through `kind`'s model, as torch's FLOP counter counts them."
-    m, task = model_sizes(cfg, kind), cfg.task
+    arch, m = ARCH_SIZES[cfg.arch], model_sizes(cfg, kind)
     opts = m.get('pe_options') or {}
-    if task == 'points':
+    if 'k' in arch:
         hidden = opts.get('hidden', 0 if m['ape_mode'] == 'conv_every' else 128) if kind == 'ape' else None
         return pct_flops(cfg.size, m['dim'], m['k'], m['centres'], m['pool'], n_classes, hidden)
-    if task == 'nd':
+    if 'patch_size' not in arch:
         dim, n = m['head_dim'] * m['n_heads'], one_value(cfg, 'ndim')
         ape = mlp_ape_flops(cfg.size, n, dim, opts.get('hidden', 128)) if kind == 'ape' else 0
         return blocks_flops(cfg.size, dim, m['depth'], m['mlp_ratio'], n_classes) + ape
     p, t = m['patch_size'], m.get('tubelet', 1)
-    n = (cfg.size // p)**2 * (cfg.frames // t if task == 'video' else 1)
+    n = (cfg.size // p)**2 * (cfg.frames // t if 'tubelet' in arch else 1)
     embed = 2 * n * in_chans * t * p * p * m['dim']
     return embed + blocks_flops(n + 1, m['dim'], m['depth'], m['mlp_ratio'], n_classes)
 
 # %% ../nbs/08_costs.ipynb #cost006b
-def _embedded(name:str)->tuple:
-    "(training inputs, classes) of an embedded dataset, read from its file (not its inputs)."
-    with np.load(importlib.resources.files('gridpe')/'datasets'/name) as z:
-        return len(z['y_train']), len(z['classes'])
-
 def data_facts(cfg:Config, # one job's settings
                data:dict|None=None, # the job's dataset (the task's `data`); None: what the settings say
               )->dict:
     "The training inputs (None: --data, not read), classes and channels of the job's data, as the count needs them."
-    if data is not None:
-        tr = data['train']
-        chans = tr.x.shape[-3] if TASKS[cfg.task].pixels else 1
-        return dict(n_train=len(tr), n_classes=len(tr.classes), in_chans=chans)
-    if cfg.task == 'nd': return dict(n_train=cfg.n_scenes, n_classes=8, in_chans=1)           # scene_data's templates
-    if cfg.data is not None: return dict(n_train=None, n_classes=10, in_chans=3 if cfg.task == 'image' else 1)
-    if cfg.task == 'video':
-        # the 8 directions, × the item's class or × the speed's third (gridpe.moving.motion_classes)
-        per = dict(direction=1, direction_class=_embedded('fashion_mnist_small.npz')[1], direction_speed=3)
-        return dict(n_train=cfg.clips, n_classes=8 * per[cfg.label], in_chans=1)
-    n, k = _embedded('fashion_mnist_small.npz' if cfg.task == 'image' else 'furniture_points.npz')
-    return dict(n_train=n, n_classes=k, in_chans=1)
+    if data is None: return TASKS[cfg.task].data_facts(cfg)
+    tr = data['train']
+    chans = tr.x.shape[-3] if TASKS[cfg.task].pixels else 1
+    return dict(n_train=len(tr), n_classes=len(tr.classes), in_chans=chans)
 
 # %% ../nbs/08_costs.ipynb #cost007b
 @functools.cache

@@ -26,7 +26,6 @@ import numpy as np
 import pandas as pd
 import torch
 from torch import nn
-import matplotlib.pyplot as plt
 from fastcore.basics import patch
 from fastcore.meta import delegates
 from fastcore.foundation import L
@@ -44,7 +43,7 @@ import fastai.callback.schedule, fastai.callback.fp16, fastai.callback.hook  # n
 
 # %% auto #0
 __all__ = ['NoDecayLearner', 'class_metrics', 'Recipe', 'adamw_learner', 'vit_learner', 'pct_learner', 'fit_recipe',
-           'evaluate_loaders', 'evaluate_sizes', 'scene_learner', 'attention_sizes', 'plot_sizes', 'train_and_evaluate',
+           'evaluate_loaders', 'evaluate_sizes', 'scene_learner', 'attention_sizes', 'train_and_evaluate',
            'load_learner']
 
 # %% ../nbs/07b_learner.ipynb #ad796f9c
@@ -307,26 +306,6 @@ def attention_sizes(learn:Learner, # a ViT Learner whose dls carry `eval` DataLo
         with torch.no_grad(), record_attention(m, grid_positions(*grid, device=xb.device), n_prefix=1) as rec: m(xb)
         rows.append(rec.df().assign(size=s))
     return pd.concat(rows, ignore_index=True)[['size', 'block', 'head', 'mean_distance', 'entropy']]
-
-# %% ../nbs/07b_learner.ipynb #3132bf08
-def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) kind
-               train_size:int|None=None, # marks the training size
-               ax=None, # matplotlib axes
-               metric:str='top1', # column to plot
-               native:int|None=None, # the data's own size: larger sizes are upsampled (shaded)
-              ):
-    "Accuracy against evaluation size, one line per positional embedding."
-    ax = ax or plt.subplots(figsize=(6, 4))[1]
-    for kind, d in (df.groupby('kind') if 'kind' in df else [('', df)]):
-        g = d.groupby('size')[metric]
-        m, s = g.mean(), g.std().fillna(0)
-        ax.errorbar(m.index, m.values * 100, yerr=s.values * 100, marker='o', capsize=3, label=kind or None)
-    if train_size: ax.axvline(train_size, color='grey', ls=':', label='training size')
-    if native is not None and df['size'].max() > native:
-        ax.axvspan(native, df['size'].max(), color='grey', alpha=0.12, lw=0, label=f'upsampled (data: {native})')
-    ax.set(xlabel='evaluation size', ylabel=f'{metric} accuracy (%)')
-    ax.legend()
-    return ax
 
 # %% ../nbs/07b_learner.ipynb #508336ad
 def _fit_evaluate(learn:Learner, epochs:int, best:bool, checkpoint=None, fingerprint=None,

@@ -11,14 +11,13 @@ import matplotlib.pyplot as plt
 from fastai.torch_core import rank_distrib
 from .embeddings import PE_KINDS
 from .stats import pairwise
-from .learner import plot_sizes
 from .files import atomic_file, remove_leftovers
 from .config import Config
 from .tasks import TASKS
 from .store import resumed_runs
 
 # %% auto #0
-__all__ = ['say', 'summary', 'verdicts', 'plot_conditions', 'scaling_table', 'report', 'sweep_report']
+__all__ = ['say', 'summary', 'verdicts', 'plot_sizes', 'plot_conditions', 'scaling_table', 'report', 'sweep_report']
 
 # %% ../nbs/08b_report.ipynb #963f5b90
 def say(cfg:Config, msg:str):
@@ -54,6 +53,26 @@ def verdicts(res:pd.DataFrame, # results rows with two or more seeds per kind
     t = pairwise(res, by=by, metric=metric, checkpoint=checkpoint, margin=margin)
     t = t.assign(pair=t.a + ' − ' + t.b, ci=[f'[{lo:+.1f}, {hi:+.1f}]' for lo, hi in zip(t.lo, t.hi)])
     return t.set_index(['size', 'pair'])[['diff', 'ci', 'p_holm', 'p_eq_holm', 'verdict']].round(3)
+
+# %% ../nbs/08b_report.ipynb #3132bf08
+def plot_sizes(df:pd.DataFrame, # columns: size, top1 and (optionally) kind
+               train_size:int|None=None, # marks the training size
+               ax=None, # matplotlib axes
+               metric:str='top1', # column to plot
+               native:int|None=None, # the data's own size: larger sizes are upsampled (shaded)
+              ):
+    "Accuracy against evaluation size, one line per positional embedding."
+    ax = ax or plt.subplots(figsize=(6, 4))[1]
+    for kind, d in (df.groupby('kind') if 'kind' in df else [('', df)]):
+        g = d.groupby('size')[metric]
+        m, s = g.mean(), g.std().fillna(0)
+        ax.errorbar(m.index, m.values * 100, yerr=s.values * 100, marker='o', capsize=3, label=kind or None)
+    if train_size: ax.axvline(train_size, color='grey', ls=':', label='training size')
+    if native is not None and df['size'].max() > native:
+        ax.axvspan(native, df['size'].max(), color='grey', alpha=0.12, lw=0, label=f'upsampled (data: {native})')
+    ax.set(xlabel='evaluation size', ylabel=f'{metric} accuracy (%)')
+    ax.legend()
+    return ax
 
 # %% ../nbs/08b_report.ipynb #7bc3ba0b
 def plot_conditions(res:pd.DataFrame, # results rows (one checkpoint)

@@ -4,7 +4,7 @@
 
 # %% ../nbs/07d_tasks.ipynb #task000c
 from __future__ import annotations
-import ast, copy, functools, importlib, os
+import ast, copy, functools, importlib, importlib.resources, os
 from collections.abc import Mapping
 from pathlib import Path
 from .checks import CompareError, cli_flag, first_line
@@ -58,6 +58,12 @@ def data_folder(cfg)->str|None:
     "The dataset folder of `cfg` (`--data`) as an absolute path, or None for the task's embedded dataset."
     return None if cfg.data is None else os.path.abspath(os.path.expanduser(cfg.data))
 
+def _embedded(name:str)->tuple:
+    "(training inputs, classes) of an embedded dataset, read from its file without its inputs (numpy, no torch)."
+    import numpy as np
+    with np.load(importlib.resources.files('gridpe')/'datasets'/name) as z:
+        return len(z['y_train']), len(z['classes'])
+
 # %% ../nbs/07d_tasks.ipynb #task002c
 class Task:
     "A task of `gridpe-compare`: its settings, and how one run builds its data, DataLoaders and Learner."
@@ -78,6 +84,8 @@ class Task:
     heads_split_dim, records_attention = True, False
     # the Learner builder of gridpe.learner, and the recipe's settings it takes
     builder, recipe = '', ('wd', 'label_smoothing', 'compile')
+    # the embedded dataset (a file of gridpe/datasets), the data without --data
+    embedded:str|None = None
 
     def __repr__(self): return f"{type(self).__name__}({self.name!r})"
 
@@ -107,9 +115,16 @@ class Task:
         "The task's settings of the architecture for `kind` (before the kind's `kind_options`)."
         return {}
 
+    def data_facts(self, cfg)->dict:
+        "The data's training inputs (None: --data, not read), classes and channels, as the settings say."
+        if cfg.data is not None: return dict(n_train=None, n_classes=10, in_chans=1)
+        n, k = _embedded(self.embedded)
+        return dict(n_train=n, n_classes=k, in_chans=1)
+
     def data(self, cfg)->dict:
-        "The dataset: {'train', 'test'}, read or drawn once per run."
-        raise NotImplementedError
+        "The dataset: {'train', 'test'}, read (--data, or the embedded set) or drawn once per run."
+        from gridpe.formats import load_dataset
+        return load_dataset(data_folder(cfg), self.name, max_size=max([cfg.size, *cfg.eval_sizes]))
 
     def dls(self, data:dict, cfg, bs:int|None=None, device=None):
         "The DataLoaders of `data`, with `eval` (and `conditions`) for the evaluations; batch `bs` (cfg.bs)."
@@ -167,6 +182,7 @@ class ImageTask(Task):
     "ViTs on images."
     name, about, archs = 'image', 'ViTs on images', DeferredDict('vit', 'ARCHS')
     modules, records_attention = ('formats', 'images', 'learner', 'vit'), True
+    embedded = 'fashion_mnist_small.npz'
     builder = 'vit_learner'
     recipe = ('wd', 'label_smoothing', 'mixup', 'cutmix', 'warmup_epochs', 'min_lr', 'compile')
     defaults = dict(
@@ -193,9 +209,8 @@ class ImageTask(Task):
         return dict(n_heads=cfg.n_heads, patch_size=cfg.patch_size, drop_path=cfg.drop_path,
                     layer_scale=cfg.layer_scale, pos_mode=cfg.pos_mode)
 
-    def data(self, cfg):
-        from gridpe.formats import load_dataset
-        return load_dataset(data_folder(cfg), 'image', max_size=max([cfg.size, *cfg.eval_sizes]))
+    # a folder of --data: colour images
+    def data_facts(self, cfg): return {**super().data_facts(cfg), 'in_chans': 1 if cfg.data is None else 3}
 
     def dls(self, data, cfg, bs=None, device=None):
         from gridpe.images import image_dls
@@ -209,7 +224,7 @@ class PointsTask(Task):
     "Point transformers (PCT) on point clouds."
     name, about, archs = 'points', 'point transformers (PCT) on point clouds', DeferredDict('pct', 'PCT_ARCHS')
     builder, recipe = 'pct_learner', ('wd', 'label_smoothing', 'momentum', 'min_lr', 'compile')
-    modules = ('formats', 'points', 'learner', 'pct')
+    modules, embedded = ('formats', 'points', 'learner', 'pct'), 'furniture_points.npz'
     unit, samples, pixels, point_maps, heads_split_dim = 'points', 'point clouds', False, True, False
     defaults = dict(
         arch='pct_tiny', epochs=4, size=256, bs=32, lr=0.05, eval_sizes=[128, 256, 512, 1024], eval_scaling=['none'],
@@ -246,9 +261,6 @@ class PointsTask(Task):
         elif kind in cfg.pos_scale: s['pos_scale'] = cfg.pos_scale[kind]
         return s
 
-    def data(self, cfg):
-        from gridpe.formats import load_dataset
-        return load_dataset(data_folder(cfg), 'points', max_size=max([cfg.size, *cfg.eval_sizes]))
 
     def dls(self, data, cfg, bs=None, device=None):
         from gridpe.points import point_dls
@@ -286,6 +298,9 @@ class SceneTask(Task):
 
     def model_settings(self, cfg, kind): return dict(n_heads=cfg.n_heads, head_dim=cfg.head_dim)
 
+    # a class per template shape of gridpe.scenes
+    def data_facts(self, cfg): return dict(n_train=cfg.n_scenes, n_classes=8, in_chans=1)
+
     def data(self, cfg):
         if cfg.data is not None:
             raise CompareError("the nd task draws its scenes (gridpe.scenes): --data is not one of its settings")
@@ -321,6 +336,12 @@ class VideoTask(Task):
     def model_settings(self, cfg, kind):
         return dict(n_heads=cfg.n_heads, patch_size=cfg.patch_size, tubelet=cfg.tubelet, time_scale=cfg.time_scale,
                     drop_path=cfg.drop_path, layer_scale=cfg.layer_scale)
+
+    def data_facts(self, cfg):
+        if cfg.data is not None: return super().data_facts(cfg)
+        # the 8 directions, × the item's class or × the speed's third (gridpe.moving.motion_classes)
+        per = dict(direction=1, direction_class=_embedded('fashion_mnist_small.npz')[1], direction_speed=3)
+        return dict(n_train=cfg.clips, n_classes=8 * per[cfg.label], in_chans=1)
 
     def data(self, cfg):
         from gridpe.video import load_video
