@@ -10,7 +10,7 @@ from pathlib import Path
 from dataclasses import fields
 from .checks import CompareError, cli_flag
 from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_model, to_json
-from .costs import data_facts, sweep_jobs, time_estimate
+from .costs import counted, data_facts, sweep_jobs, time_estimate
 from .tasks import TASKS, other_settings
 from fastcore.docments import docments
 
@@ -170,23 +170,20 @@ def _sigterm_stops():
     finally: signal.signal(signal.SIGTERM, signal.SIG_DFL if old is None else old)
 
 # %% ../nbs/08d_compare.ipynb #summ0003
-def _count(n:int, what:str)->str: return f"{n} {what}{'s' * (n != 1)}"
-
-
 def _summary(cfg:Config, # the job's settings (resolved)
              time:str|None=None, # the estimate's line; None: how to get one
             )->str:
     "What `cfg` trains, where its results go and how long it takes, in two lines, after --dry-run's JSON."
     k = TASKS[cfg.task].sweep
     jobs = getattr(cfg, k) if k else [None]
-    what = f"{_count(len(cfg.kinds), 'kind')} × {_count(len(cfg.seeds), 'seed')}"
+    what = f"{counted(len(cfg.kinds), 'kind')} × {counted(len(cfg.seeds), 'seed')}"
     what += f" × {len(jobs)} values of {cli_flag(k)}" if k else ''
     where = ', '.join(str(Path(cfg.out)/f'{k}{v}') for v in jobs) if k else cfg.out
-    runs = _count(len(cfg.kinds) * len(cfg.seeds) * len(jobs), 'run')
+    runs = counted(len(cfg.kinds) * len(cfg.seeds) * len(jobs), 'run')
     try: time = time or time_estimate(cfg)
     # a model setting (--kind-options) the count cannot take: --estimate's checks name it
     except (TypeError, ValueError, KeyError, ArithmeticError): time = "not estimated: --estimate checks the models"
-    return (f"dry run: {runs} ({what}) of {_count(cfg.epochs, 'epoch')} at {cfg.size} {TASKS[cfg.task].unit}, "
+    return (f"dry run: {runs} ({what}) of {counted(cfg.epochs, 'epoch')} at {cfg.size} {TASKS[cfg.task].unit}, "
             f"results in {where}\ntime: {time}")
 
 # %% ../nbs/08d_compare.ipynb #summ0005

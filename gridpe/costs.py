@@ -8,12 +8,13 @@ import functools, os, time
 from dataclasses import replace
 import numpy as np
 from .config import Config, duration
-from .checks import cli_flag
+from .checks import CompareError, cli_flag
 from .tasks import TASKS, model_kwargs, one_value
 
 # %% auto #0
 __all__ = ['ARCH_SIZES', 'model_sizes', 'blocks_flops', 'mlp_ape_flops', 'pct_flops', 'forward_flops', 'data_facts',
-           'matmul_rate', 'epoch_flops', 'sweep_jobs', 'job_device', 'time_estimate']
+           'matmul_rate', 'counted', 'epoch_flops', 'sweep_jobs', 'job_device', 'time_estimate', 'epoch_seconds',
+           'check_time']
 
 # %% ../nbs/08_costs.ipynb #cost001b
 # the settings of each architecture that set its FLOPs: its constructor's defaults (tested against the built models)
@@ -121,6 +122,13 @@ def matmul_rate(n:int=512, # matrix side
         best = min(best, time.perf_counter() - t0)
     return 2 * n**3 / best
 
+# %% ../nbs/08_costs.ipynb #cntd0002
+def counted(n:int, # how many
+            word:str, # what is counted, in the singular
+           )->str:
+    "`n` and `word`, plural unless `n` is 1: '1 run', '8 runs'."
+    return f"{n} {word}{'s' * (n != 1)}"
+
 # %% ../nbs/08_costs.ipynb #cost008b
 def epoch_flops(cfg:Config, # one job's settings
                 kind:str, # positional embedding kind
@@ -155,7 +163,36 @@ def time_estimate(cfg:Config, # the job's settings (resolved; a sweep: all its j
         return (f"about {duration(s)} per epoch of 10,000 {t.samples} for {first} on this CPU{over}{gpu}{what}; "
                 f"--estimate reads --data and counts them")
     s = {x: sum(epoch_flops(j, x, f) for j, f in zip(jobs, facts)) / rate for x in cfg.kinds}
-    n, e = len(cfg.kinds) * len(cfg.seeds) * len(jobs), cfg.epochs
+    runs = counted(len(cfg.kinds) * len(cfg.seeds) * len(jobs), 'run')
     return (f"about {duration(s[first])} per epoch of {first} on this CPU{over}, "
-            f"{duration(sum(s.values()) * len(cfg.seeds) * e)} for {n} run{'s' * (n != 1)} of {e} "
-            f"epoch{'s' * (e != 1)}{gpu}{what}")
+            f"{duration(sum(s.values()) * len(cfg.seeds) * cfg.epochs)} for {runs} of {counted(cfg.epochs, 'epoch')}"
+            f"{gpu}{what}")
+
+# %% ../nbs/08_costs.ipynb #gu4rd002
+def epoch_seconds(cfg:Config, # one job's settings
+                  facts:dict, # the job's `data_facts`
+                 )->float:
+    "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over the matmul rate)."
+    return epoch_flops(cfg, cfg.kinds[0], facts) / matmul_rate()
+
+# %% ../nbs/08_costs.ipynb #gu4rd003
+def check_time(cfg:Config, # one job's settings
+               facts:dict, # the job's `data_facts`
+               device:str, # the type of device it trains on: 'cpu', 'cuda', ...
+               hours:float=1., # the longest first epoch on a CPU that runs without asking
+              ):
+    "CompareError (one line: the estimate, what to do) for a CPU job of long epochs, or --paper on the embedded data."
+    cpu, embedded = device == 'cpu', cfg.paper and cfg.data is None
+    if not (cpu or embedded): return
+    s = epoch_seconds(cfg, facts) if cpu else None
+    if not embedded and s <= 3600 * hours: return
+    runs = counted(len(cfg.kinds) * len(cfg.seeds), 'run')
+    est = '' if s is None else (f"its first epoch would take about {duration(s)} on this CPU "
+                                f"({duration(s * cfg.epochs * len(cfg.kinds) * len(cfg.seeds))}"
+                                f" for {runs} of {counted(cfg.epochs, 'epoch')})")
+    go = "or pass --go-on to train anyway"
+    if embedded:
+        raise CompareError(f"--paper is the paper's protocol for its datasets, here on the small embedded data without "
+                           f"--data{'; ' + est if est else ''}: give --data FOLDER, drop --paper, {go}")
+    raise CompareError(f"{cfg.arch} at {cfg.size} {TASKS[cfg.task].unit}: {est}: use a GPU "
+                       f"(--device cuda), fewer epochs or a smaller model, {go}")

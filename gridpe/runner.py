@@ -14,8 +14,8 @@ from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV, resumed_epochs, utc_now
 from .checks import CompareError, cli_flag, first_line
-from .config import Config, duration
-from .costs import data_facts, epoch_flops, matmul_rate
+from .config import Config
+from .costs import data_facts, check_time
 from .tasks import TASKS
 from .files import atomic_file
 from .store import run_lock, part_path, read_part, write_part, open_folder, merge_results, fingerprint
@@ -27,8 +27,8 @@ from fastai.torch_core import set_seed, rank_distrib, num_distrib
 from fastai.callback.progress import ProgressCallback
 
 # %% auto #0
-__all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'check_device', 'epoch_seconds',
-           'check_time', 'compare_job', 'compare']
+__all__ = ['provenance', 'run_one', 'train_part', 'train_all', 'job_devices', 'run_parallel', 'check_device', 'compare_job',
+           'compare']
 
 # %% ../nbs/08c_runner.ipynb #e3df0d68
 def _commit()->str|None:
@@ -223,35 +223,9 @@ def check_device(cfg:Config):
     except (RuntimeError, AssertionError, ValueError) as e:
         raise CompareError(f"--device {cfg.device} is not available here ({first_line(e)}): use {ok}") from None
 
-# %% ../nbs/08c_runner.ipynb #gu4rd002
-def epoch_seconds(cfg:Config, data:dict)->float:
-    "About how long one training epoch of the job's first kind takes on this CPU (FLOPs over a measured matmul rate)."
-    return epoch_flops(cfg, cfg.kinds[0], data_facts(cfg, data)) / matmul_rate()
-
-# %% ../nbs/08c_runner.ipynb #gu4rd003
-def check_time(cfg:Config, data:dict,
-               hours:float=1., # the longest first epoch on a CPU that runs without asking
-              ):
-    "CompareError (one line: the estimate, what to do) for a CPU job of long epochs, or --paper on the embedded data."
-    cpu = torch.device(cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).type == 'cpu'
-    embedded = cfg.paper and cfg.data is None
-    if not (cpu or embedded): return
-    s = epoch_seconds(cfg, data) if cpu else None
-    if not embedded and s <= 3600 * hours: return
-    n = len(cfg.kinds) * len(cfg.seeds)
-    est = '' if s is None else (f"its first epoch would take about {duration(s)} on this CPU "
-                                f"({duration(s * cfg.epochs * n)}"
-                                f" for {n} run{'s' * (n > 1)} of {cfg.epochs} epoch{'s' * (cfg.epochs > 1)})")
-    go = "or pass --go-on to train anyway"
-    if embedded:
-        raise CompareError(f"--paper is the paper's protocol for its datasets, here on the small embedded data without "
-                           f"--data{'; ' + est if est else ''}: give --data FOLDER, drop --paper, {go}")
-    raise CompareError(f"{cfg.arch} at {cfg.size} {TASKS[cfg.task].unit}: {est}: use a GPU "
-                       f"(--device cuda), fewer epochs or a smaller model, {go}")
-
 # %% ../nbs/08c_runner.ipynb #8fdefaba
 def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve`, `check_settings`)
-                hours:float|None=None, # refuse a CPU job whose first epoch takes longer (`check_time`); None: no limit
+                hours:float|None=None, # refuse a CPU job of longer first epochs (`costs.check_time`); None: no limit
                )->pd.DataFrame|None:
     "Train and evaluate every (kind, seed) of one job into `cfg.out`; returns the table of top-1 accuracy."
     check_device(cfg)
@@ -265,7 +239,10 @@ def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve
     # the CPU DataLoaders: every kind's model is built on them, and the report reads the native size from them
     dls = t.dls(data, cfg, device='cpu')
     t.check_kinds(dls, cfg)
-    if hours is not None: check_time(cfg, data, hours)
+    if hours is not None:
+        # where it trains: --device, else a GPU where torch finds one
+        device = torch.device(cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).type
+        check_time(cfg, data_facts(cfg, data), device, hours)
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)
     else: train_all(cfg, data)
