@@ -211,7 +211,8 @@ def run_parallel(cfg:Config, # the job's settings; each process reads the data i
     return {k: r['status'] for k, r in res.items()}
 
 # %% ../nbs/08c_runner.ipynb #ch3cj001
-def check_device(cfg:Config):
+def check_device(cfg:Config, # the job's settings (its --device)
+                ):
     "CompareError unless the job's device (`--device`) is on this machine; a CUDA device is checked without opening it."
     if cfg.device is None: return
     ok = 'cpu' + (f', cuda (cuda:0 to cuda:{torch.cuda.device_count() - 1})' if torch.cuda.is_available() else '')

@@ -115,9 +115,11 @@ class Task:
         "The task's settings of the architecture for `kind` (before the kind's `kind_options`)."
         return {}
 
-    def data_facts(self, cfg)->dict:
+    def data_facts(self, cfg, # the job's settings
+                  )->dict:
         "The data's training inputs (None: --data, not read), classes and channels, as the settings say."
         if cfg.data is not None: return dict(n_train=None, n_classes=10, in_chans=1)
+        if self.embedded is None: raise NotImplementedError(f"{self.name}: give `embedded` or a data_facts of its own")
         n, k = _embedded(self.embedded)
         return dict(n_train=n, n_classes=k, in_chans=1)
 
@@ -137,9 +139,13 @@ class Task:
         return build(dls, kind, arch=cfg.arch, lr=cfg.lr, amp=cfg.amp and recipe, cbs=cbs, **r,
                      **model_kwargs(cfg, kind))
 
-    def check_kinds(self, dls, cfg):
+    def check_kinds(self, dls, # the job's DataLoaders (on the CPU)
+                    cfg, # the job's settings
+                   ):
         "CompareError unless the model of every kind of `cfg` builds on `dls` (on torch's meta device: no memory)."
         import torch
+        # imported here, not under the meta device (where a module's tensors would go)
+        self.import_builders()
         for kind in cfg.kinds:
             try:
                 with torch.device('meta'):
@@ -261,7 +267,6 @@ class PointsTask(Task):
         elif kind in cfg.pos_scale: s['pos_scale'] = cfg.pos_scale[kind]
         return s
 
-
     def dls(self, data, cfg, bs=None, device=None):
         from gridpe.points import point_dls
         return point_dls(data, cfg.size, cfg.eval_sizes, bs or cfg.bs, device=device, sample=cfg.sample,
@@ -338,9 +343,10 @@ class VideoTask(Task):
                     drop_path=cfg.drop_path, layer_scale=cfg.layer_scale)
 
     def data_facts(self, cfg):
-        if cfg.data is not None: return super().data_facts(cfg)
+        # a video folder: colour frames
+        if cfg.data is not None: return {**super().data_facts(cfg), 'in_chans': 3}
         # the 8 directions, × the item's class or × the speed's third (gridpe.moving.motion_classes)
-        per = dict(direction=1, direction_class=_embedded('fashion_mnist_small.npz')[1], direction_speed=3)
+        per = dict(direction=1, direction_class=_embedded(ImageTask.embedded)[1], direction_speed=3)
         return dict(n_train=cfg.clips, n_classes=8 * per[cfg.label], in_chans=1)
 
     def data(self, cfg):

@@ -54,9 +54,9 @@ def collect(root:Path)->dict:
 def added(old:Path, new:pd.DataFrame|None)->pd.DataFrame|None:
     "The committed rows of `old` whose (arm, seed) runs are not in `new`, followed by `new`."
     if not old.exists() or new is None: return new
-    # the committed rows as they were written: `nan` is missing, an empty field stays empty
-    o = pd.read_csv(old, keep_default_na=False, na_values=['nan'])
-    keys = set(zip(new.arm, new.seed))
+    # the committed rows as the text they were written as (`nan` is missing; an empty field stays empty)
+    o = pd.read_csv(old, dtype=str, keep_default_na=False, na_values=['nan'])
+    keys = {(a, str(s)) for a, s in zip(new.arm, new.seed)}
     return pd.concat([o[[k not in keys for k in zip(o.arm, o.seed)]], new], ignore_index=True)
 
 def one_batch(r:pd.DataFrame)->list:
