@@ -167,7 +167,7 @@ class _Resume(Callback):
 def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimiser and DataLoaders as the saved run)
                     fname:str|Path, # an `EpochCheckpoint` file
                     keep_best:KeepBest|None=None, # restored too, when given
-                    # the run's settings fingerprint: a file saved with another is refused (one without, accepted)
+                    # the run's settings fingerprint: a file saved with another, or without one, is refused
                     fingerprint:str|None=None,
                    )->int:
     "Restore weights, optimiser, random state (and `keep_best`) from `fname`: the epoch to resume from (0: no file)."
@@ -175,12 +175,10 @@ def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimise
     learn.resumed, learn.started = [], None
     if not Path(fname).exists(): return 0
     ck = read_checkpoint(fname, dev := getattr(learn.dls, 'device', None) or 'cpu')
-    if fingerprint is not None and ck.get('fingerprint') not in (None, fingerprint):
-        raise ValueError(f"{fname} was saved by a run of other settings (fingerprint {ck['fingerprint']}, this run's "
-                         f"{fingerprint}): delete it, or pass --no-resume to train the run from the start")
-    if isinstance(ck, dict) and 'model' in ck and 'random' not in ck:
-        raise ValueError(f"{fname} holds no random state (an older gridpe saved it), so the resumed run would differ "
-                         "from an uncut one: delete it, or pass --no-resume to train the run from the start")
+    if fingerprint is not None and (saved := ck.get('fingerprint')) != fingerprint:
+        by = f"by a run of other settings (fingerprint {saved}, this run's {fingerprint})" if saved else \
+            "without a settings fingerprint"
+        raise ValueError(f"{fname} was saved {by}: delete it, or pass --no-resume to train the run from the start")
     try:
         if (n := len(ck['random']['loaders'])) != len(learn.dls.loaders):
             raise ValueError(f"the random states of {n} DataLoaders, for {len(learn.dls.loaders)}")

@@ -181,18 +181,19 @@ def _check_parts(cfg:Config, out:Path):
             p.unlink()
             p.with_suffix('.json').unlink(missing_ok=True)
 
-def _check_checkpoints(cfg:Config, out:Path, vouched:bool):
-    "Without a config.json to vouch, a checkpoint without fingerprint raises; with resume off, the job's is removed."
-    if vouched: return
+def _check_checkpoints(cfg:Config, out:Path):
+    "A checkpoint without a settings fingerprint raises; with resume off, the job's is removed."
     for p in sorted((out/'checkpoints').glob('*.pth')):
         kind, _, s = p.stem.rpartition('_seed')
+        # a damaged one: load_checkpoint names it if the run resumes
         try: ck = read_checkpoint(p)
-        except ValueError: continue                           # damaged: load_checkpoint names it if the run resumes
+        except ValueError: continue
         if isinstance(ck, dict) and ck.get('fingerprint') is not None: continue
         if cfg.resume or kind not in cfg.kinds or not s.isdigit() or int(s) not in cfg.seeds:
-            raise StaleError(f"{p} has no settings fingerprint (an older gridpe-compare) and {out} no config.json "
-                             f"to vouch for it: pass --no-resume to train {kind} seed {s} again, or remove it")
-        p.unlink(missing_ok=True)                                                       # --no-resume: train it again
+            raise StaleError(f"{p} has no settings fingerprint (a job saves one in each checkpoint): "
+                             f"pass --no-resume to train {kind} seed {s} again, or remove it")
+        # --no-resume: train it again
+        p.unlink(missing_ok=True)
 
 def open_folder(cfg:Config):
     "Create the results folder, or check that it holds these settings and sound files."
@@ -213,7 +214,7 @@ def open_folder(cfg:Config):
         if (out/'results.csv').exists():
             read_results(out/'results.csv', f"remove it (it is rebuilt from {out/'parts'})")
         _check_parts(cfg, out)                                    # named now, not after hours
-        _check_checkpoints(cfg, out, vouched=held and conf.exists())
+        _check_checkpoints(cfg, out)
         if not first: return
         for d in ('.', 'parts', 'checkpoints', 'attention'): remove_leftovers(out/d)   # what killed writers left
         with atomic_file(conf) as f: f.write(to_json(cfg))
