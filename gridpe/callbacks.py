@@ -149,6 +149,7 @@ def read_checkpoint(fname:str|Path, # an `EpochCheckpoint` file
         raise ValueError(f"{fname}: not a readable checkpoint ({error_clause(e)}); "
                          "delete it, or pass --no-resume to train the run from the start") from None
 
+# %% ../nbs/07a_callbacks.ipynb #4f7b85b2s1
 class _Resume(Callback):
     "Once, as epoch `at` begins (before anything draws), the checkpoint's random and loop states; a fit from 0: never."
     order = -100
@@ -164,6 +165,7 @@ class _Resume(Callback):
     def before_train(self): self.done = True
     def after_fit(self): self.learn.remove_cb(self)
 
+# %% ../nbs/07a_callbacks.ipynb #4f7b85b2s2
 def load_checkpoint(learn:Learner, # the run's Learner (the same model, optimiser and DataLoaders as the saved run)
                     fname:str|Path, # an `EpochCheckpoint` file
                     keep_best:KeepBest|None=None, # restored too, when given

@@ -160,6 +160,7 @@ def read_settings(path:Path)->dict:
     "The settings of a config.json (a folder's, or a copy of one)."
     return json.loads(Path(path).read_text())
 
+# %% ../nbs/08a_store.ipynb #564939fbs1
 def _holds_results(out:Path)->bool:
     "Whether folder `out` holds any run's work: a part, a checkpoint, a row of results.csv, or a run being trained."
     if any((out/'parts').glob('*.csv')) or any((out/'checkpoints').glob('*.pth')): return True
@@ -169,6 +170,7 @@ def _holds_results(out:Path)->bool:
             if not free: return True
     return False
 
+# %% ../nbs/08a_store.ipynb #564939fbs2
 def _check_parts(cfg:Config, out:Path):
     "Read every part of `out`: damaged or stale ones raise; with resume off, a stale part of the job's is removed."
     for p in sorted((out/'parts').glob('*.csv')):
@@ -195,6 +197,7 @@ def _check_checkpoints(cfg:Config, out:Path):
         # --no-resume: train it again
         p.unlink(missing_ok=True)
 
+# %% ../nbs/08a_store.ipynb #564939fbs3
 def open_folder(cfg:Config):
     "Create the results folder, or check that it holds these settings and sound files."
     out, first = Path(cfg.out), rank_distrib() == 0              # under accelerate/torchrun the first process writes
