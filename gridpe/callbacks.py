@@ -141,10 +141,12 @@ def error_clause(e:BaseException, # the exception to name
 
 def read_checkpoint(fname:str|Path, # an `EpochCheckpoint` file
                     dev='cpu', # where its tensors are loaded (torch.load's `map_location`)
+                    mmap:bool=False, # map the file instead of reading it: a tensor is read only when used
                    )->dict:
     "What checkpoint `fname` holds, loaded safely (tensors, containers, `_SAFE`); damaged or foreign: ValueError."
     try:
-        with torch.serialization.safe_globals(_SAFE): return torch.load(fname, map_location=dev, weights_only=True)
+        with torch.serialization.safe_globals(_SAFE):
+            return torch.load(fname, map_location=dev, weights_only=True, mmap=mmap)
     except Exception as e:                                                # a damaged or foreign file: say which
         raise ValueError(f"{fname}: not a readable checkpoint ({error_clause(e)}); "
                          "delete it, or pass --no-resume to train the run from the start") from None

@@ -144,7 +144,7 @@ def _kept(cfg:Config|None)->str:
     if out is None or not out.exists(): return "nothing was written"
     n, k = len(list((out/'parts').glob('*.csv'))), len(list((out/'checkpoints').glob('*.pth')))
     their = 'their' if k != 1 else 'its'
-    return (f"{out} keeps {n} finished run{'s' * (n != 1)} (parts) and {k} run{'s' * (k != 1)} at {their} "
+    return (f"{out} keeps {counted(n, 'finished run')} (parts) and {counted(k, 'run')} at {their} "
             f"last finished epoch (checkpoints): the same command continues")
 
 def _os_error(e:OSError, cfg:Config|None)->str:

@@ -186,10 +186,10 @@ def check_time(cfg:Config, # one job's settings
     if not (cpu or embedded): return
     s = epoch_seconds(cfg, facts) if cpu else None
     if not embedded and s <= 3600 * hours: return
-    runs = counted(len(cfg.kinds) * len(cfg.seeds), 'run')
+    n = len(cfg.kinds) * len(cfg.seeds)
     est = '' if s is None else (f"its first epoch would take about {duration(s)} on this CPU "
-                                f"({duration(s * cfg.epochs * len(cfg.kinds) * len(cfg.seeds))}"
-                                f" for {runs} of {counted(cfg.epochs, 'epoch')})")
+                                f"({duration(s * cfg.epochs * n)} for {counted(n, 'run')} of "
+                                f"{counted(cfg.epochs, 'epoch')})")
     go = "or pass --go-on to train anyway"
     if embedded:
         raise CompareError(f"--paper is the paper's protocol for its datasets, here on the small embedded data without "

@@ -187,8 +187,9 @@ def _check_checkpoints(cfg:Config, out:Path):
     "A checkpoint without a settings fingerprint raises; with resume off, the job's is removed."
     for p in sorted((out/'checkpoints').glob('*.pth')):
         kind, _, s = p.stem.rpartition('_seed')
-        # a damaged one: load_checkpoint names it if the run resumes
-        try: ck = read_checkpoint(p)
+        # mapped, not read: only its fingerprint is looked at
+        # (a damaged one: load_checkpoint names it if the run resumes)
+        try: ck = read_checkpoint(p, mmap=True)
         except ValueError: continue
         if isinstance(ck, dict) and ck.get('fingerprint') is not None: continue
         if cfg.resume or kind not in cfg.kinds or not s.isdigit() or int(s) not in cfg.seeds:
