@@ -28,6 +28,7 @@ d = { 'settings': {'branch': 'main', 'doc_baseurl': '/', 'doc_host': '', 'git_ur
                                'gridpe.arrays._Positions.__init__': ('arrays.html#_positions.__init__', 'gridpe/arrays.py'),
                                'gridpe.arrays._as_pil': ('arrays.html#_as_pil', 'gridpe/arrays.py'),
                                'gridpe.arrays.array_dls': ('arrays.html#array_dls', 'gridpe/arrays.py'),
+                               'gridpe.arrays.batch_device': ('arrays.html#batch_device', 'gridpe/arrays.py'),
                                'gridpe.arrays.check_labels': ('arrays.html#check_labels', 'gridpe/arrays.py'),
                                'gridpe.arrays.decode_image': ('arrays.html#decode_image', 'gridpe/arrays.py'),
                                'gridpe.arrays.stack_inputs': ('arrays.html#stack_inputs', 'gridpe/arrays.py')},

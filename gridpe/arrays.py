@@ -15,7 +15,7 @@ from fastai.data.core import TfmdDL, DataLoaders
 from fastai.data.transforms import Category, CategoryMap
 
 # %% auto #0
-__all__ = ['check_labels', 'ArraySet', 'ArrayDL', 'decode_image', 'stack_inputs', 'ArrayDataLoaders', 'array_dls']
+__all__ = ['check_labels', 'ArraySet', 'ArrayDL', 'decode_image', 'stack_inputs', 'ArrayDataLoaders', 'batch_device', 'array_dls']
 
 # %% ../nbs/04_arrays.ipynb #9beb541c
 def check_labels(y:Tensor, # integer labels
@@ -183,6 +183,12 @@ def test_dl(self:ArrayDataLoaders, test_items, # an ArraySet, raw inputs, or (in
     ys = None if ys is None else [self.vocab.o2i[v] if isinstance(v, str) else int(v) for v in ys]
     return self.valid.new(ArraySet(stack_inputs(xs, self.valid_ds), ys, self.valid_ds.classes), **kwargs)
 
+# %% ../nbs/04_arrays.ipynb #bdev0002
+def batch_device(device=None, # where batches go, as given (`--device`); None: the default
+                ):
+    "The device batches go to: `device`, else 'cuda' where torch finds a GPU, else 'cpu'."
+    return device or ('cuda' if torch.cuda.is_available() else 'cpu')
+
 # %% ../nbs/04_arrays.ipynb #e1c998f9
 def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
               tfm, # tfm(size, train) -> the batch transform(s) for that size (image side or point count)
@@ -197,7 +203,7 @@ def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}
     if (y := data['train'].y) is not None and len(k := y.unique()) < 2:                   # 100% top-1 means nothing
         name = data['train'].classes[int(k[0])] if len(k) else 'none'
         raise ValueError(f"the training set holds one class ({name}): a classifier needs two or more")
-    device = device or ('cuda' if torch.cuda.is_available() else 'cpu')
+    device = batch_device(device)
     mk = lambda ds, s, train, b: ArrayDL(ds, bs=b, shuffle=train, drop_last=train and len(ds) > b, device=device,
                                          after_batch=tfm(s, train), repeated_aug=repeated_aug if train else 1)
     eb = eval_bs or bs

@@ -177,7 +177,7 @@ def _summary(cfg:Config, # the job's settings (resolved)
     k = TASKS[cfg.task].sweep
     jobs = getattr(cfg, k) if k else [None]
     what = f"{counted(len(cfg.kinds), 'kind')} × {counted(len(cfg.seeds), 'seed')}"
-    what += f" × {len(jobs)} values of {cli_flag(k)}" if k else ''
+    what += f" × {counted(len(jobs), 'value')} of {cli_flag(k)}" if k else ''
     where = ', '.join(str(Path(cfg.out)/f'{k}{v}') for v in jobs) if k else cfg.out
     runs = counted(len(cfg.kinds) * len(cfg.seeds) * len(jobs), 'run')
     try: time = time or time_estimate(cfg)
@@ -189,13 +189,13 @@ def _summary(cfg:Config, # the job's settings (resolved)
 # %% ../nbs/08d_compare.ipynb #summ0005
 def _estimate(cfg:Config)->str:
     "About how long `cfg` trains on this CPU: --dry-run's estimate on the data read (settings checked: `check_model`)."
-    import torch
+    from gridpe.arrays import batch_device
     facts = []
     for job in sweep_jobs(cfg):
         data = TASKS[job.task].data(job)
         TASKS[job.task].check_data(job, data)
         facts.append(data_facts(job, data))
-    return time_estimate(cfg, cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu'), facts)
+    return time_estimate(cfg, batch_device(cfg.device), facts)
 
 # %% ../nbs/08d_compare.ipynb #xtra0002
 def need_training_extra():

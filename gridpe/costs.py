@@ -155,7 +155,7 @@ def time_estimate(cfg:Config, # the job's settings (resolved; a sweep: all its j
     "The summary's time line: an epoch of the first kind and every run on this CPU, from the FLOPs (an estimate)."
     jobs, t, k, first = sweep_jobs(cfg), TASKS[cfg.task], TASKS[cfg.task].sweep, cfg.kinds[0]
     facts, device, rate = facts or [data_facts(j) for j in jobs], device or job_device(cfg), matmul_rate()
-    over = f" (summed over the {len(jobs)} values of {cli_flag(k)})" if k else ''
+    over = f" (summed over the {len(jobs)} values of {cli_flag(k)})" if len(jobs) > 1 else ''
     gpu = f"; the job runs on {device}, faster" if device != 'cpu' else ''
     what = " (an estimate: the models' FLOPs over this CPU's matrix-product rate, training only)"
     if any(f['n_train'] is None for f in facts):

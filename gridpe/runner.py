@@ -18,6 +18,7 @@ from .config import Config
 from .costs import data_facts, check_time
 from .tasks import TASKS
 from .files import atomic_file
+from .arrays import batch_device
 from .store import run_lock, part_path, read_part, write_part, open_folder, merge_results, fingerprint
 from .report import say, report, sweep_report
 from functools import partial
@@ -242,7 +243,7 @@ def compare_job(cfg:Config, # the job's settings, resolved and checked (`resolve
     t.check_kinds(dls, cfg)
     if hours is not None:
         # where it trains: --device, else a GPU where torch finds one
-        device = torch.device(cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).type
+        device = torch.device(batch_device(cfg.device)).type
         check_time(cfg, data_facts(cfg, data), device, hours)
     open_folder(cfg)
     if cfg.jobs > 1: run_parallel(cfg)

@@ -250,8 +250,8 @@ class PointsTask(Task):
 
     def check(self, cfg):
         if cfg.compile in (None, 'none') or not cfg.amp: return
-        import torch
-        if (cfg.device or ('cuda' if torch.cuda.is_available() else 'cpu')).startswith('cuda'):
+        from gridpe.arrays import batch_device
+        if batch_device(cfg.device).startswith('cuda'):
             raise CompareError(f"--compile {cfg.compile} with mixed precision gave PCT a NaN loss on a GPU: "
                                f"add --no-amp")
 

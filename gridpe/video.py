@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor
 from .checks import check_int, check_choice
-from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image
+from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image, batch_device
 from .formats import find_split, folder_items, cached, files_key, decode_files, typical_side, DATA_DIR
 from .moving import moving_clips, motion_classes, MotionLabel
 from fastcore.basics import str_enum, patch
@@ -306,7 +306,7 @@ def video_dls(data:dict, # {'train': VideoSet, 'test': VideoSet} and optionally 
               device=None, # where batches go; the GPU when there is one
              )->VideoDataLoaders:
     "fastai DataLoaders for video classification, evaluated across frame sides (`eval`) and lengths (`eval_frames`)."
-    tr, te, device = data['train'], data['test'], device or ('cuda' if torch.cuda.is_available() else 'cpu')
+    tr, te, device = data['train'], data['test'], batch_device(device)
     size = tr.x.shape[-1] if size is None else check_int(size, 'size')
     frames = tr.x.shape[1] if frames is None else check_int(frames, 'frames')
     if too_long := [t for t in [frames, *eval_frames] if t > min(tr.x.shape[1], te.x.shape[1])]:
