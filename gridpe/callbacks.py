@@ -6,7 +6,7 @@
 from __future__ import annotations
 from .files import atomic_file
 from .optim import unwrap_model
-from .checks import check_choice
+from .checks import check_choice, error_clause
 from fastcore.basics import str_enum
 import os, random
 from datetime import datetime, timezone
@@ -24,7 +24,7 @@ from fastai.torch_core import rank_distrib
 
 # %% auto #0
 __all__ = ['Compile', 'MixUpCutMix', 'KeepBest', 'cpu_state_dict', 'random_state', 'set_random_state', 'utc_now',
-           'EpochCheckpoint', 'error_clause', 'read_checkpoint', 'load_checkpoint', 'resumed_epochs', 'NonFiniteLoss',
+           'EpochCheckpoint', 'read_checkpoint', 'load_checkpoint', 'resumed_epochs', 'NonFiniteLoss',
            'StopOnNonFinite', 'HistoryCSV', 'CompiledTraining']
 
 # %% ../nbs/07a_callbacks.ipynb #6073d1eb
@@ -133,11 +133,6 @@ class EpochCheckpoint(Callback):
 # besides tensors and containers a checkpoint holds fastcore's L and numpy scalars (recorded metrics, scheduled hypers)
 _SAFE = [L, np.float64(0).__reduce__()[0], np.dtype,
          *(type(np.dtype(t)) for t in ('float64', 'float32', 'float16', 'int64', 'int32', 'bool'))]
-
-def error_clause(e:BaseException, # the exception to name
-                )->str:
-    "An exception as one short clause for a one-line message: its type and the first sentence of its text."
-    return f"{type(e).__name__}: {str(e).split('. ')[0].splitlines()[0][:160]}"
 
 def read_checkpoint(fname:str|Path, # an `EpochCheckpoint` file
                     dev='cpu', # where its tensors are loaded (torch.load's `map_location`)

@@ -8,7 +8,7 @@ import math, numbers, re, sys
 
 # %% auto #0
 __all__ = ['check_int', 'check_positive', 'check_choice', 'check_max_angle', 'CompareError', 'cli_flag', 'first_line',
-           'skip_cuda_cells']
+           'error_clause', 'skip_cuda_cells']
 
 # %% ../nbs/00_checks.ipynb #eab6e754
 def check_int(v, # the value to check
@@ -64,6 +64,12 @@ def first_line(e:BaseException, # the exception to quote
               )->str:
     "The first line of `e`'s message (at most 160 characters), or `e`'s type name when it has none."
     return str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
+
+# %% ../nbs/00_checks.ipynb #errcl002
+def error_clause(e:BaseException, # the exception to name
+                )->str:
+    "An exception as one short clause: its type, then the first sentence of its message's first line."
+    return type(e).__name__ + (f": {first_line(e).split('. ')[0]}" if str(e).strip() else '')
 
 # %% ../nbs/00_checks.ipynb #a14f6e3d
 _CUDA_FLAG = re.compile(r'\s*#\|\s*cuda\b:?\s*(.*?)\s*$')

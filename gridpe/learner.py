@@ -9,14 +9,14 @@ from .embeddings import set_scaling
 from .positions import grid_positions
 from .scaling import Scaling, check_scaling
 from .attention import record_attention
-from .checks import check_choice
+from .checks import check_choice, error_clause
 from .vit import vit_small, ARCHS
 from .video_vit import VIDEO_ARCHS
 from .pct import pct, PCT_ARCHS
 from .scene_vit import scene_vit, SCENE_ARCHS
 from .optim import unwrap_model, no_decay_names, head_splitter, ForeachAdam, ForeachSGD
 from .callbacks import (MixUpCutMix, KeepBest, EpochCheckpoint, load_checkpoint, cpu_state_dict, StopOnNonFinite,
-                              error_clause, Compile, CompiledTraining)
+                              Compile, CompiledTraining)
 import pickle
 from dataclasses import dataclass
 from contextlib import contextmanager
