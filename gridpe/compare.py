@@ -9,8 +9,8 @@ import types, typing
 from pathlib import Path
 from dataclasses import fields
 from .checks import CompareError, cli_flag
-from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_model, to_json
-from .costs import counted, data_facts, sweep_jobs, time_estimate
+from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_model, to_json, sweep_jobs
+from .costs import counted, data_facts, time_estimate
 from .tasks import TASKS, other_settings
 from fastcore.docments import docments
 
@@ -175,10 +175,10 @@ def _summary(cfg:Config, # the job's settings (resolved)
             )->str:
     "What `cfg` trains, where its results go and how long it takes, in two lines, after --dry-run's JSON."
     k = TASKS[cfg.task].sweep
-    jobs = getattr(cfg, k) if k else [None]
+    jobs = sweep_jobs(cfg)
     what = f"{counted(len(cfg.kinds), 'kind')} × {counted(len(cfg.seeds), 'seed')}"
     what += f" × {counted(len(jobs), 'value')} of {cli_flag(k)}" if k else ''
-    where = ', '.join(str(Path(cfg.out)/f'{k}{v}') for v in jobs) if k else cfg.out
+    where = ', '.join(j.out for j in jobs)
     runs = counted(len(cfg.kinds) * len(cfg.seeds) * len(jobs), 'run')
     try: time = time or time_estimate(cfg)
     # a model setting (--kind-options) the count cannot take: --estimate's checks name it

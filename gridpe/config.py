@@ -5,14 +5,14 @@
 # %% ../nbs/08_config.ipynb #c0nf000c
 from __future__ import annotations
 import copy, inspect, json, math, os
-from dataclasses import dataclass, asdict
+from dataclasses import dataclass, asdict, replace
 from pathlib import Path
 from typing import Callable
 from .checks import check_int, check_positive, check_max_angle, CompareError, cli_flag
 from .tasks import TASKS, POSITIONED, source_names, model_kwargs, other_settings
 
 # %% auto #0
-__all__ = ['NOT_IDENTITY', 'CHOICES', 'Config', 'parse_dict', 'resolve', 'check_numbers', 'vit_dim', 'valid_heads',
+__all__ = ['NOT_IDENTITY', 'CHOICES', 'Config', 'parse_dict', 'resolve', 'sweep_jobs', 'check_numbers', 'vit_dim', 'valid_heads',
            'check_choices', 'check_model', 'batch_bytes', 'duration', 'check_request', 'check_settings', 'to_json']
 
 # %% ../nbs/08_config.ipynb #2cd38a4f
@@ -166,6 +166,13 @@ def resolve(task:str='image', # a key of TASKS
     cfg.out = str(cfg.out or Path('gridpe-runs')/(task + ('-paper' if paper else '')))
     cfg.kinds, cfg.seeds = list(dict.fromkeys(cfg.kinds)), list(dict.fromkeys(cfg.seeds))
     return cfg
+
+# %% ../nbs/08_config.ipynb #swjb0002
+def sweep_jobs(cfg:Config, # the settings (resolved); with a sweep, all its values
+              )->list:
+    "The jobs of `cfg`: one per value of the task's sweep setting, each in out/<setting><value>; else `cfg`."
+    if not (k := TASKS[cfg.task].sweep): return [cfg]
+    return [replace(cfg, **{k: [v]}, out=str(Path(cfg.out)/f'{k}{v}')) for v in getattr(cfg, k)]
 
 # %% ../nbs/08_config.ipynb #2c4e0358
 def check_numbers(cfg:Config):

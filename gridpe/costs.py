@@ -5,16 +5,14 @@
 # %% ../nbs/08_costs.ipynb #cost000c
 from __future__ import annotations
 import functools, os, time
-from dataclasses import replace
 import numpy as np
-from .config import Config, duration
+from .config import Config, duration, sweep_jobs
 from .checks import CompareError, cli_flag
 from .tasks import TASKS, model_kwargs, one_value
 
 # %% auto #0
 __all__ = ['ARCH_SIZES', 'model_sizes', 'blocks_flops', 'mlp_ape_flops', 'pct_flops', 'forward_flops', 'data_facts',
-           'matmul_rate', 'counted', 'epoch_flops', 'sweep_jobs', 'job_device', 'time_estimate', 'epoch_seconds',
-           'check_time']
+           'matmul_rate', 'counted', 'epoch_flops', 'job_device', 'time_estimate', 'epoch_seconds', 'check_time']
 
 # %% ../nbs/08_costs.ipynb #cost001b
 # the settings of each architecture that set its FLOPs: its constructor's defaults (tested against the built models)
@@ -136,11 +134,6 @@ def epoch_flops(cfg:Config, # one job's settings
                )->int:
     "FLOPs of one training epoch of `kind`: forward and backward (3 × the forward) of every training input."
     return 3 * forward_flops(cfg, kind, facts['n_classes'], facts['in_chans']) * facts['n_train']
-
-def sweep_jobs(cfg:Config)->list:
-    "The jobs of `cfg`: one per value of the task's sweep setting (nd: --ndim), else `cfg` alone."
-    k = TASKS[cfg.task].sweep
-    return [replace(cfg, **{k: [v]}) for v in getattr(cfg, k)] if k else [cfg]
 
 def job_device(cfg:Config)->str:
     "The device the job trains on, guessed without torch: --device, else cuda where an NVIDIA driver is loaded."

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import contextlib, multiprocessing, os, platform, signal, subprocess, sys, time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 import pandas as pd
 import torch
@@ -14,7 +14,7 @@ from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV, resumed_epochs, utc_now
 from .checks import CompareError, cli_flag, first_line
-from .config import Config
+from .config import Config, sweep_jobs
 from .costs import data_facts, check_time
 from .tasks import TASKS
 from .files import atomic_file
@@ -257,8 +257,8 @@ def compare(cfg:Config, # the job's settings, resolved and checked (`resolve`, `
     "Train and evaluate every (kind, seed) of `cfg` into `cfg.out`, one job per value of a sweep; the top-1 table."
     if not (k := TASKS[cfg.task].sweep): return compare_job(cfg, hours)
     res = {}
-    for v in getattr(cfg, k):
-        job = replace(cfg, **{k: [v]}, out=str(Path(cfg.out)/f'{k}{v}'))
+    for job in sweep_jobs(cfg):
+        v = getattr(job, k)[0]
         say(cfg, f"\n{cli_flag(k)} {v} (results in {job.out}):")
         compare_job(job, hours)
         if rank_distrib() == 0: res[v] = merge_results(job.out)
