@@ -17,7 +17,8 @@ from .tasks import TASKS
 from .store import resumed_runs
 
 # %% auto #0
-__all__ = ['say', 'summary', 'verdicts', 'plot_sizes', 'plot_conditions', 'scaling_table', 'report', 'sweep_report']
+__all__ = ['say', 'summary', 'verdicts', 'plot_sizes', 'plot_conditions', 'scaling_table', 'shown', 'plot_job', 'job_tables',
+           'job_verdicts', 'report', 'sweep_report']
 
 # %% ../nbs/08b_report.ipynb #963f5b90
 def say(cfg:Config, msg:str):
@@ -98,29 +99,22 @@ def scaling_table(res:pd.DataFrame, # results rows with top1@<method> metrics
     parts = {m: summary(res, 'top1' if m == 'none' else f'top1@{m}', checkpoint) for m in methods}
     return pd.concat(parts, names=['scaling']).fillna('—')
 
-# %% ../nbs/08b_report.ipynb #eaab630b
-def _upsampled(cfg:Config, native:int|None)->str:
-    "A line naming the evaluation sizes above the data's own, or nothing."
-    up = [s for s in cfg.eval_sizes if native is not None and s > native]
-    if not up: return ''
-    unit = TASKS[cfg.task].unit
-    return f"\nsizes above the data's {native} {unit} are upsampled from it: {', '.join(map(str, up))}\n"
-
-def report(cfg:Config, # the job's settings
-           res:pd.DataFrame, # the folder's finished rows (merge_results)
-           native:int|None=None, # the data's own size (image side): larger sizes are marked upsampled
-          )->pd.DataFrame|None:
-    "Print the tables and write the plot of the job's finished runs; returns the last epoch's table."
-    out, res = Path(cfg.out), res[res.kind.isin(cfg.kinds) & res.seed.isin(cfg.seeds)]
-    if missing := [f"{kind} seed {s}" for kind in cfg.kinds for s in cfg.seeds
-                   if not ((res.kind == kind) & (res.seed == s)).any()]:
-        say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
-    if res.empty: return None
-    last = res[res.checkpoint == 'last']
-    # the task's conditions with results
+# %% ../nbs/08b_report.ipynb #jrep0002
+def shown(cfg:Config, # the job's settings
+          res:pd.DataFrame, # the job's finished rows
+         )->tuple:
+    "The task's conditions (top1@<condition>) and the scaling methods besides 'none' that `res` has results for."
     conds = [m for m in TASKS[cfg.task].metrics(cfg) if m.startswith('top1@') and (res.metric == m).any()]
-    # the scaling methods with results (rotary kinds), after the plain evaluation
     scaled = [m for m in cfg.eval_scaling or [] if m != 'none' and (res.metric == f'top1@{m}').any()]
+    return conds, scaled
+
+# %% ../nbs/08b_report.ipynb #jrep0005
+def plot_job(cfg:Config, # the job's settings
+             res:pd.DataFrame, # the job's finished rows
+             native:int|None=None, # the data's own size: larger sizes are marked upsampled
+            ):
+    "Write out/results.png: top-1 by size at the last epoch, other conditions and scaling methods beside it."
+    last, (conds, scaled) = res[res.checkpoint == 'last'], shown(cfg, res)
     n = 1 + bool(conds) + bool(scaled)
     fig, axs = plt.subplots(1, n, figsize=(6 + 5*(n - 1), 4), squeeze=False)
     plot_sizes(last[last.metric == 'top1'].rename(columns={'value': 'top1'}), train_size=cfg.size, ax=axs[0, 0],
@@ -132,10 +126,24 @@ def report(cfg:Config, # the job's settings
         big = big.assign(metric=big.metric.replace({'top1': 'top1@none'}))
         ax = plot_conditions(big, [f'top1@{m}' for m in ['none', *scaled]], ax=axs[0, -1])
         ax.set(title=f"frequency scaling, at {max(cfg.eval_sizes)}", xlabel='scaling')
-    with atomic_file(out/'results.png', 'wb') as f: fig.savefig(f, format='png', dpi=120, bbox_inches='tight')
+    with atomic_file(Path(cfg.out)/'results.png', 'wb') as f: fig.savefig(f, format='png', dpi=120, bbox_inches='tight')
     plt.close(fig)
-    table = summary(res)
-    msg = f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{table.to_string()}\n"
+
+# %% ../nbs/08b_report.ipynb #jrep0007
+def _upsampled(cfg:Config, native:int|None)->str:
+    "A line naming the evaluation sizes above the data's own, or nothing."
+    up = [s for s in cfg.eval_sizes if native is not None and s > native]
+    if not up: return ''
+    unit = TASKS[cfg.task].unit
+    return f"\nsizes above the data's {native} {unit} are upsampled from it: {', '.join(map(str, up))}\n"
+
+def job_tables(cfg:Config, # the job's settings
+               res:pd.DataFrame, # the job's finished rows
+               native:int|None=None, # the data's own size: larger sizes are named as upsampled
+              )->str:
+    "The tables of top-1 (%): by size, with frequency scaling, under other conditions, at the best epoch."
+    last, (conds, scaled) = res[res.checkpoint == 'last'], shown(cfg, res)
+    msg = f"\ntop-1 accuracy (%) by evaluation size (trained at {cfg.size}), last epoch:\n{summary(res).to_string()}\n"
     msg += _upsampled(cfg, native)
     if scaled:
         t = scaling_table(res, ['none', *scaled])
@@ -149,21 +157,43 @@ def report(cfg:Config, # the job's settings
         ep = ', '.join(f"{kind} seed {s}: {e}" for (kind, s), e in best.groupby(['kind', 'seed']).epoch.first().items())
         msg += (f"\ntop-1 accuracy (%) by evaluation size, best epoch (highest validation top-1 at {cfg.size}; "
                 f"epochs {ep}):\n{summary(res, checkpoint='best').to_string()}\n")
+    return msg
+
+# %% ../nbs/08b_report.ipynb #jrep0009
+def job_verdicts(cfg:Config, # the job's settings (its --margin)
+                 res:pd.DataFrame, # the job's finished rows
+                )->str:
+    "Write out/verdicts.csv (every pair of kinds, every metric shown) and return its text; '' with nothing to test."
+    if res.groupby('kind').seed.nunique().min() < 2 or res.kind.nunique() < 2: return ''
+    conds, scaled = shown(cfg, res)
+    ms = ['top1', *[f'top1@{m}' for m in scaled], *conds]
+    v = pd.concat({m: verdicts(res, cfg.margin, metric=m) for m in ms}, names=['metric'])
+    v = v.droplevel('metric') if len(ms) == 1 else v
+    with atomic_file(Path(cfg.out)/'verdicts.csv') as f: v.to_csv(f)
+    return (f"\ndifferences of top-1 (points), last epoch: 95% Welch interval, p after Holm's correction, verdict "
+            f"(equivalent: within ±{cfg.margin:g} by TOST):\n{v.drop(columns='p_eq_holm').to_string()}\n")
+
+# %% ../nbs/08b_report.ipynb #eaab630b
+def report(cfg:Config, # the job's settings
+           res:pd.DataFrame, # the folder's finished rows (merge_results)
+           native:int|None=None, # the data's own size (image side): larger sizes are marked upsampled
+          )->pd.DataFrame|None:
+    "Print the tables and write the plot of the job's finished runs; returns the last epoch's table."
+    out, res = Path(cfg.out), res[res.kind.isin(cfg.kinds) & res.seed.isin(cfg.seeds)]
+    if missing := [f"{kind} seed {s}" for kind in cfg.kinds for s in cfg.seeds
+                   if not ((res.kind == kind) & (res.seed == s)).any()]:
+        say(cfg, f"not finished yet (not in the table): {', '.join(missing)}")
+    if res.empty: return None
+    plot_job(cfg, res, native)
+    msg = job_tables(cfg, res, native)
     if resumed := resumed_runs(cfg):
         runs = ', '.join(f"{kind} seed {s} (at epoch {', '.join(map(str, e))})" for (kind, s), e in resumed.items())
         msg += (f"\nresumed from a checkpoint: {runs}; a resumed run gives the numbers of an uncut one on a CPU, "
                 "and on a GPU as far as the GPU repeats itself\n")
-    wrote = [out/'results.csv', out/'results.png', out/'config.json']
-    if res.groupby('kind').seed.nunique().min() >= 2 and res.kind.nunique() > 1:
-        ms = ['top1', *[f'top1@{m}' for m in scaled], *conds]
-        v = pd.concat({m: verdicts(res, cfg.margin, metric=m) for m in ms}, names=['metric'])
-        v = v.droplevel('metric') if len(ms) == 1 else v
-        with atomic_file(out/'verdicts.csv') as f: v.to_csv(f)
-        msg += (f"\ndifferences of top-1 (points), last epoch: 95% Welch interval, p after Holm's correction, verdict "
-                f"(equivalent: within ±{cfg.margin:g} by TOST):\n{v.drop(columns='p_eq_holm').to_string()}\n")
-        wrote.insert(2, out/'verdicts.csv')
-    say(cfg, msg + f"\nwrote {', '.join(map(str, wrote))}")
-    return table
+    v = job_verdicts(cfg, res)
+    wrote = [out/'results.csv', out/'results.png', *[out/'verdicts.csv'] * bool(v), out/'config.json']
+    say(cfg, msg + v + f"\nwrote {', '.join(map(str, wrote))}")
+    return summary(res)
 
 # %% ../nbs/08b_report.ipynb #551bd3ed
 def sweep_report(cfg:Config, # the sweep's settings (its list of values)
