@@ -391,8 +391,10 @@ def cli():
     script_tests('bash tools/dev/check_test.sh', 'check.py')
 
 def driver():
-    "tools/gpu/run_set_test.sh: the experiments' driver starts the order's runs, less those done, and none too late."
+    """tools/gpu/run_set_test.sh: the experiments' driver starts the order's runs, less those done, and none too late;
+    tools/gpu/gpu_bench_compile_e2e_test.sh: the end-to-end benchmark gives its jobs to the cards of any host."""
     script_tests('bash tools/gpu/run_set_test.sh', 'run_set.sh')
+    script_tests('bash tools/gpu/gpu_bench_compile_e2e_test.sh', 'gpu_bench_compile_e2e.sh')
 
 def main_job():
     """The main job's check tested on its committed seeds and plants (tools/dev/main_job.py --self-test), then the main
