@@ -156,6 +156,7 @@ def adamw_learner(dls, # DataLoaders of a classification task
     else: learn.recipe = Recipe(lr, 'warmup_cos', warmup_epochs=warmup_epochs, min_lr=min_lr)
     return _precision(learn, amp)
 
+# %% ../nbs/07b_learner.ipynb #vitl0002
 def vit_learner(dls, # image or clip DataLoaders (gridpe.images.image_dls, gridpe.video.video_dls)
                 kind:str='gridpe', # positional embedding kind
                 arch=vit_small, # a ViT or video ViT constructor (vit_small, …, video_vit_nano) or its name
@@ -238,6 +239,7 @@ def evaluate_loaders(learn:Learner, # the Learner to evaluate
                          'loss': r['loss']})
     return pd.DataFrame(rows, columns=[key, 'top1', 'top5', 'loss'])
 
+# %% ../nbs/07b_learner.ipynb #evsz0002
 @contextmanager
 def _scaling(model:nn.Module, method:str):
     "Every `RotaryPE` of `model` with frequency scaling `method` inside the block, as it was after."
