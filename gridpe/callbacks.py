@@ -95,6 +95,7 @@ def utc_now()->str:
     "The date and time now, in UTC, to the second (ISO 8601): when a run started or finished."
     return datetime.now(timezone.utc).isoformat(timespec='seconds')
 
+# %% ../nbs/07a_callbacks.ipynb #epck0002
 def _loop_state(learn:Learner)->dict:
     "What fastai's loop carries from epoch to epoch: the recorder's smoothed loss, the iteration, fp16's loss scale."
     sm, sc = learn.recorder.smooth_loss, getattr(learn, 'scaler', None)

@@ -145,6 +145,7 @@ def clip_side(f:str|Path)->int:
     import av
     with av.open(str(f)) as c: return min(c.streams.video[0].width, c.streams.video[0].height)
 
+# %% ../nbs/04f_video.ipynb #vfld0002
 def video_folder(root:str|Path, # dataset root with train and test (or val) split folders of class folders
                  frames:int=16, # frames per clip, T
                  size:int|None=None, # side of the stored square frames; the training clips' median shorter side
