@@ -5,7 +5,7 @@
 # %% ../nbs/04_arrays.ipynb #301d91cb
 from __future__ import annotations
 from pathlib import Path
-from .checks import check_int
+from .checks import check_int, batch_device
 import numpy as np
 import torch
 from torch import Tensor
@@ -15,7 +15,7 @@ from fastai.data.core import TfmdDL, DataLoaders
 from fastai.data.transforms import Category, CategoryMap
 
 # %% auto #0
-__all__ = ['check_labels', 'ArraySet', 'ArrayDL', 'decode_image', 'stack_inputs', 'ArrayDataLoaders', 'batch_device', 'array_dls']
+__all__ = ['check_labels', 'ArraySet', 'ArrayDL', 'decode_image', 'stack_inputs', 'ArrayDataLoaders', 'array_dls']
 
 # %% ../nbs/04_arrays.ipynb #9beb541c
 def check_labels(y:Tensor, # integer labels
@@ -182,12 +182,6 @@ def test_dl(self:ArrayDataLoaders, test_items, # an ArraySet, raw inputs, or (in
         raise ValueError(f"labels {bad} are not among the classes {list(self.vocab)}")
     ys = None if ys is None else [self.vocab.o2i[v] if isinstance(v, str) else int(v) for v in ys]
     return self.valid.new(ArraySet(stack_inputs(xs, self.valid_ds), ys, self.valid_ds.classes), **kwargs)
-
-# %% ../nbs/04_arrays.ipynb #bdev0002
-def batch_device(device=None, # where batches go, as given (`--device`); None: the default
-                ):
-    "The device batches go to: `device`, else 'cuda' where torch finds a GPU, else 'cpu'."
-    return device or ('cuda' if torch.cuda.is_available() else 'cpu')
 
 # %% ../nbs/04_arrays.ipynb #e1c998f9
 def array_dls(data:dict, # {'train': ArraySet, 'test': ArraySet}

@@ -8,7 +8,7 @@ import argparse, contextlib, difflib, functools, importlib.util, json, os, re, s
 import types, typing
 from pathlib import Path
 from dataclasses import fields
-from .checks import CompareError, cli_flag
+from .checks import CompareError, cli_flag, batch_device
 from .config import Config, NOT_IDENTITY, CHOICES, resolve, check_request, check_model, to_json, sweep_jobs
 from .costs import counted, data_facts, time_estimate
 from .tasks import TASKS, other_settings
@@ -189,7 +189,6 @@ def _summary(cfg:Config, # the job's settings (resolved)
 # %% ../nbs/08d_compare.ipynb #summ0005
 def _estimate(cfg:Config)->str:
     "About how long `cfg` trains on this CPU: --dry-run's estimate on the data read (settings checked: `check_model`)."
-    from gridpe.arrays import batch_device
     facts = []
     for job in sweep_jobs(cfg):
         data = TASKS[job.task].data(job)

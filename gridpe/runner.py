@@ -13,12 +13,11 @@ import torch
 from fastprogress.fastprogress import IN_NOTEBOOK
 from .learner import train_and_evaluate, attention_sizes
 from .callbacks import HistoryCSV, resumed_epochs, utc_now
-from .checks import CompareError, cli_flag, first_line
+from .checks import CompareError, cli_flag, first_line, batch_device
 from .config import Config, sweep_jobs
 from .costs import data_facts, check_time
 from .tasks import TASKS
 from .files import atomic_file
-from .arrays import batch_device
 from .store import run_lock, part_path, read_part, write_part, open_folder, merge_results, fingerprint
 from .report import say, report, sweep_report
 from functools import partial

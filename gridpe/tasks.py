@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast, copy, functools, importlib, importlib.resources, os
 from collections.abc import Mapping
 from pathlib import Path
-from .checks import CompareError, cli_flag, first_line
+from .checks import CompareError, cli_flag, first_line, batch_device
 
 # %% auto #0
 __all__ = ['POSITIONED', 'TASKS', 'source_names', 'DeferredDict', 'data_folder', 'Task', 'one_value', 'model_kwargs',
@@ -250,7 +250,6 @@ class PointsTask(Task):
 
     def check(self, cfg):
         if cfg.compile in (None, 'none') or not cfg.amp: return
-        from gridpe.arrays import batch_device
         if batch_device(cfg.device).startswith('cuda'):
             raise CompareError(f"--compile {cfg.compile} with mixed precision gave PCT a NaN loss on a GPU: "
                                f"add --no-amp")

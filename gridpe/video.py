@@ -11,8 +11,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import Tensor
-from .checks import check_int, check_choice
-from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image, batch_device
+from .checks import check_int, check_choice, batch_device
+from .arrays import ArraySet, ArrayDL, ArrayDataLoaders, decode_image
 from .formats import find_split, folder_items, cached, files_key, decode_files, typical_side, DATA_DIR
 from .moving import moving_clips, motion_classes, MotionLabel
 from fastcore.basics import str_enum, patch
