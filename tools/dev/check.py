@@ -392,7 +392,8 @@ def cli():
 
 def driver():
     """tools/gpu/run_set_test.sh: the experiments' driver starts the order's runs, less those done, and none too late;
-    tools/gpu/gpu_bench_compile_e2e_test.sh: the end-to-end benchmark gives its jobs to the cards of any host."""
+    tools/gpu/gpu_bench_compile_e2e_test.sh: the end-to-end benchmark gives its jobs to the cards of any host, and
+    tools/gpu/cards.sh counts the cards this process may use."""
     script_tests('bash tools/gpu/run_set_test.sh', 'run_set.sh')
     script_tests('bash tools/gpu/gpu_bench_compile_e2e_test.sh', 'gpu_bench_compile_e2e.sh')
 

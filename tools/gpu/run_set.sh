@@ -26,7 +26,9 @@ set -u
 ORDER=$(dirname "$0")/../../nbs/experiments/orders/$SET.txt
 [ -f "$ORDER" ] || { echo "no order file $ORDER (python tools/gpu/orders.py writes them)"; exit 2; }
 command -v gridpe-compare >/dev/null && GC=${GRIDPE_COMPARE:-gridpe-compare} || GC=${GRIDPE_COMPARE:-python3 -m gridpe.compare}
-G=$(nvidia-smi -L 2>/dev/null | wc -l); [ "$G" -gt 0 ] || G=1
+source "$(dirname "$0")/cards.sh"
+# the cards: how many, and each one's id for a run's CUDA_VISIBLE_DEVICES
+G=$(cards); IDS=$(card_ids)
 COMMON_RES="image --paper --data $DATA --arch vit_tiny --n-heads 2 --lr 5e-4 --size 16 --patch-size 2
   --eval-sizes 16 20 24 28 32 --epochs 50 --eval-scaling none pi ntk yarn --eval-rotations 0 15 30 45 --quiet"
 COMMON_DIMS="nd --arch scene_vit --head-dim 64 --n-heads 2 --noise 0.3 --size 32 --epochs 60 --bs 128 --lr 1e-3
@@ -99,6 +101,7 @@ if [ -n "${DONE:-}" ]; then
   echo "$(( $(matching | wc -l) - $(todo | wc -l) )) runs finished already (DONE): $DONE"
 fi
 date -u; echo "set $SET: $(todo | wc -l) runs, $G card(s), $J at a time per card, ${LIM:-no} time limit"
-todo | awk -v g="$G" '{print (NR - 1) % g, $1, $2}' | xargs -P $((G * J)) -L 1 bash -c 'run_one "$@"' _
+todo | awk -v ids="$IDS" 'BEGIN { n = split(ids, c, " ") } { print c[(NR - 1) % n + 1], $1, $2 }' \
+  | xargs -P $((G * J)) -L 1 bash -c 'run_one "$@"' _
 command -v nvidia-cuda-mps-control >/dev/null && { sleep 2; echo quit | nvidia-cuda-mps-control 2>/dev/null; }
 echo "finished runs: $(ls "$R/$SET"/*/parts/*.csv "$R/$SET"/*/*/parts/*.csv 2>/dev/null | wc -l) of $(wc -l < "$ORDER")"

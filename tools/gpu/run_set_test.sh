@@ -11,13 +11,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # the stand-in: one line per call, the seed and the arm's folder
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --seeds) s=$2;; --out) o=$2;; esac; shift; done\n%s\n' \
-  'echo "$s $o" >> "'"$tmp"'/calls"' > "$tmp/gc"
+  'echo "$s $o ${CUDA_VISIBLE_DEVICES:-}" >> "'"$tmp"'/calls"' > "$tmp/gc"
 chmod +x "$tmp/gc"
 drive() { env PATH="$PATH" GRIDPE_COMPARE="$tmp/gc" R="$tmp/runs" J=1 "$@" bash tools/gpu/run_set.sh > "$tmp/out" 2>&1; }
 calls() { cut -d' ' -f1,2 "$tmp/calls" 2>/dev/null | sed "s|$tmp/runs/selection/||" | awk '{print $2, $1}'; }
 
 drive SET=selection
 check "every run of the order starts, in the file's order" '[ "$(calls)" = "$(cat nbs/experiments/orders/selection.txt)" ]'
+
+rm -f "$tmp/calls"
+drive SET=selection CUDA_VISIBLE_DEVICES=1,3
+check "the runs go in turn to the cards this process may use, by their ids" \
+  '[ "$(cut -d" " -f3 "$tmp/calls" | sort | uniq -c | tr -s " " | tr "\n" ";")" = " 3 1; 3 3;" ]'
 
 rm -f "$tmp/calls"
 printf 'arm,pe,seed,commit\ngridpe,gridpe,201,abc\nrope_mixed,rope_mixed,200,abc\n' > "$tmp/done.csv"
