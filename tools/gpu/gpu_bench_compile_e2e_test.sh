@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Tests of tools/gpu/gpu_bench_compile_e2e.sh and tools/gpu/cards.sh, in seconds, with stand-ins for nvidia-smi (a host
 # of $CARDS GPUs, each split into $MIG instances) and for python3 (it writes down the job's card, arch, seed and
-# modes): every job runs once, the jobs go to the cards in turn, a job's modes keep their order whatever the number of
-# cards, and the cards counted are the GPUs this process may use. Ends with "N passed, N failed".
+# modes): every job runs once, the jobs go to the cards in turn, one at a time per card, a job's modes keep their order
+# whatever the number of cards, and the cards counted are the GPUs this process may use. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source tools/dev/shell_checks.sh
@@ -17,8 +17,10 @@ for ((i = 0; i < CARDS; i++)); do
   else echo $i; fi
 done
 STUB
+# python3: the job's card, arch, seed and modes; in "$tmp/order", its card as it starts and as it ends (0.3 s later)
 printf '#!/bin/sh\nshift; while [ $# -gt 0 ]; do case $1 in --arch) a=$2;; --seed) s=$2;; --device) d=$2;;
-  --modes) m="$2 $3 $4";; esac; shift; done\necho "$d $a $s $m" >> "%s/calls"\n' "$tmp" > "$tmp/bin/python3"
+  --modes) m="$2 $3 $4";; esac; shift; done\necho "$d $a $s $m" >> "%s/calls"
+echo "start $d" >> "%s/order"; sleep 0.3; echo "end $d" >> "%s/order"\n' "$tmp" "$tmp" "$tmp" > "$tmp/bin/python3"
 chmod +x "$tmp/bin/"*
 # the script with the stand-ins, none of the caller's settings, and the given ones: the calls, sorted
 bench() {
@@ -34,7 +36,11 @@ check "four cards: one job each, the modes in a rotated order" '[ "$calls" = \
 cuda:1 vit_small 1 default reduce-overhead none
 cuda:2 vit_tiny 0 reduce-overhead none default
 cuda:3 vit_tiny 1 none reduce-overhead default" ]'
+rm -f "$tmp/order"
 calls=$(bench CARDS=2)
+check "a card trains its jobs one after another, the cards at once" \
+  '[ "$(grep -c "cuda:0" "$tmp/order")" = 4 ] && [ "$(grep "cuda:0" "$tmp/order" | paste -sd" ")" = \
+     "start cuda:0 end cuda:0 start cuda:0 end cuda:0" ] && [ "$(sed -n 2p "$tmp/order" | cut -d" " -f1)" = start ]'
 check "two cards: the jobs in turn, two each, each job's modes as on four" '[ "$calls" = \
 "cuda:0 vit_small 0 none default reduce-overhead
 cuda:0 vit_tiny 0 reduce-overhead none default
